@@ -1,0 +1,17 @@
+FROM python:3.11-slim-bookworm
+RUN apt-get update && apt-get install -y --no-install-recommends \
+      libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core fonts-liberation2 \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY poquott_ms4 poquott_ms4
+COPY cases cases
+COPY inspections inspections
+COPY enforcement enforcement
+RUN pip install --no-cache-dir .
+COPY . .
+ENV DJANGO_SETTINGS_MODULE=poquott_ms4.settings.production
+RUN SECRET_KEY=build-only-not-secret ALLOWED_HOSTS=x DATABASE_URL=sqlite:////tmp/build.sqlite3 \
+    python manage.py collectstatic --noinput
+EXPOSE 8000
+CMD ["gunicorn", "poquott_ms4.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--forwarded-allow-ips", "*"]

@@ -1,0 +1,75 @@
+# Two commands do everything on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+PORT ?= 8000
+
+.PHONY: run test lint format bench check-system vendor docs clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' || \
+	  { echo "Python 3.11 or newer is needed (set PYTHON=...)."; exit 1; }
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || \
+	  { echo "Could not create $(VENV): install python3-venv (apt-get install python3-venv)."; exit 1; }
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	@touch $(STAMP)
+
+# WeasyPrint needs Pango and HarfBuzz from the system; say so plainly when missing.
+check-system:
+	@missing=""; \
+	for lib in libpango-1.0.so.0 libpangoft2-1.0.so.0 libharfbuzz-subset.so.0; do \
+	  ldconfig -p 2>/dev/null | grep -q "$$lib" || missing="$$missing $$lib"; \
+	done; \
+	fc-list 2>/dev/null | grep -q . || missing="$$missing fonts"; \
+	if [ -n "$$missing" ]; then \
+	  echo "Missing system packages for WeasyPrint:$$missing"; \
+	  echo "On Debian/Ubuntu: sudo apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core fonts-liberation2"; \
+	  exit 1; \
+	fi
+
+run: $(STAMP) check-system
+	@mkdir -p var
+	$(BIN)/python manage.py migrate --noinput -v0
+	$(BIN)/python manage.py load_demo_data
+	@echo ""
+	@echo "  Site:     http://127.0.0.1:$(PORT)/   (staff: http://127.0.0.1:$(PORT)/staff/)"
+	@echo "  Sign in:  smo / clerk / attorney / inspector / admin, password demo-password"
+	@echo "  E-mail:   written as files to var/mail/"
+	@echo "  Ctrl-C stops the site and the worker."
+	@echo ""
+	@trap 'kill 0' INT TERM; \
+	$(BIN)/celery -A poquott_ms4 worker -B --pool=solo --loglevel=INFO \
+	  --schedule=var/celerybeat-schedule & \
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT) --noreload & \
+	wait
+
+test: $(STAMP) check-system
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+bench: $(STAMP) check-system
+	$(BIN)/python bench/run.py
+
+# Re-copy the front-end packages (package.json) into static/vendor.
+vendor:
+	npm install --no-audit --no-fund
+	mkdir -p static/vendor/bootstrap static/vendor/leaflet
+	cp node_modules/bootstrap/dist/css/bootstrap.min.css* node_modules/bootstrap/dist/js/bootstrap.bundle.min.js* node_modules/bootstrap/LICENSE static/vendor/bootstrap/
+	cp -r node_modules/leaflet/dist/leaflet.js node_modules/leaflet/dist/leaflet.js.map node_modules/leaflet/dist/leaflet.css node_modules/leaflet/dist/images node_modules/leaflet/LICENSE static/vendor/leaflet/
+
+# The transition diagrams under docs/, generated from the code.
+docs: $(STAMP)
+	$(BIN)/python manage.py graph_transitions -o docs/transitions.dot
+	@echo "wrote docs/transitions.dot"
+
+clean:
+	rm -rf var/ .pytest_cache

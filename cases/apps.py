@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+
+
+class CasesConfig(AppConfig):
+    name = "cases"
+    verbose_name = "Cases, reports and deadlines"
+
+    def ready(self):
+        from django.db.models.signals import post_migrate
+
+        from . import roles
+
+        # New models get their permissions after migrate; keep the role groups in
+        # step with the table in roles.py (the one place that says who may do what).
+        post_migrate.connect(roles.sync_role_permissions, sender=self)

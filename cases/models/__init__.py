@@ -1,0 +1,41 @@
+from .case import (
+    CLOSED_STATUSES,
+    Case,
+    CaseKind,
+    CaseNumberSequence,
+    CaseSource,
+    CaseStatus,
+)
+from .deadlines import Deadline, OfficeClosure, Reminder
+from .events import AppendOnlyError, CaseEvent
+from .premises import Outfall, Party, Premises
+from .records import Attachment, CaseParty, Delegation, Note
+from .reference import Citation, ExemptCategory, PollutantCategory
+from .reports import ApiKey, Report, ReportPhoto
+
+__all__ = [
+    "CLOSED_STATUSES",
+    "ApiKey",
+    "AppendOnlyError",
+    "Attachment",
+    "Case",
+    "CaseEvent",
+    "CaseKind",
+    "CaseNumberSequence",
+    "CaseParty",
+    "CaseSource",
+    "CaseStatus",
+    "Citation",
+    "Deadline",
+    "Delegation",
+    "ExemptCategory",
+    "Note",
+    "OfficeClosure",
+    "Outfall",
+    "Party",
+    "PollutantCategory",
+    "Premises",
+    "Reminder",
+    "Report",
+    "ReportPhoto",
+]

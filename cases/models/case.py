@@ -1,0 +1,335 @@
+"""The case: one matter of the Stormwater Management Officer, from first report to
+closure. Its status is a state machine; services in cases/services.py run it."""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django_fsm import ConcurrentTransitionMixin, FSMField, transition
+from simple_history.models import HistoricalRecords
+
+from ..roles import Role, has_role
+from .premises import Outfall, Party, Premises
+from .reference import ExemptCategory, PollutantCategory
+
+
+def _is_smo(instance, user) -> bool:
+    return has_role(user, Role.SMO)
+
+
+class CaseKind(models.TextChoices):
+    """What the case is about, with the rule it arises under."""
+
+    ILLICIT_DISCHARGE = "illicit_discharge", "Illicit discharge (R-PRO-1)"
+    ILLICIT_CONNECTION = "illicit_connection", "Illicit connection (R-CON-1)"
+    CONTAMINATING_ACTIVITY = (
+        "contaminating_activity",
+        "Activity contaminating stormwater (R-ACT-1)",
+    )
+    SPILL = "spill", "Spill or release (R-SPL-1)"
+    ACCESS_OBSTRUCTION = "access_obstruction", "Access delayed or refused (R-ACC-3)"
+    PERMIT_NONCOMPLIANCE = "permit_noncompliance", "Permit non-compliance (R-IND-1)"
+    UNAUTHORIZED_REINSTATEMENT = (
+        "unauthorized_reinstatement",
+        "Unauthorized reinstatement of MS4 access (R-SUS-2)",
+    )
+
+    @classmethod
+    def rule_id(cls, kind: str) -> str:
+        return cls(kind).label.rsplit("(", 1)[1].rstrip(")")
+
+
+class CaseSource(models.TextChoices):
+    """How the matter reached the office."""
+
+    WEB = "web", "Online report"
+    OPEN311 = "open311", "Open311 client"
+    PHONE = "phone", "Telephone call"
+    WALK_IN = "walk_in", "Walk-in"
+    EMAIL = "email", "E-mail"
+    OBSERVATION = "observation", "Staff observation"
+    OUTFALL_SCREENING = "outfall_screening", "Outfall screening"
+    SPILL_NOTIFICATION = "spill_notification", "Spill notification"
+    INSPECTION = "inspection", "Inspection"
+    REFERRAL = "referral", "Referral from another agency"
+
+
+class CaseStatus(models.TextChoices):
+    NEW = "new", "Awaiting triage"
+    INVESTIGATING = "investigating", "Under investigation"
+    VIOLATION_CONFIRMED = "violation_confirmed", "Violation confirmed"
+    ENFORCEMENT = "enforcement", "In enforcement"
+    RESOLVED = "resolved", "Resolved"
+    UNFOUNDED = "unfounded", "Closed: unfounded"
+    EXEMPT = "exempt", "Closed: exempt discharge"
+    REFERRED = "referred", "Closed: referred to another agency"
+    DUPLICATE = "duplicate", "Closed: duplicate (merged)"
+
+
+CLOSED_STATUSES = frozenset(
+    {
+        CaseStatus.RESOLVED,
+        CaseStatus.UNFOUNDED,
+        CaseStatus.EXEMPT,
+        CaseStatus.REFERRED,
+        CaseStatus.DUPLICATE,
+    }
+)
+TRIAGE_SOURCES = [CaseStatus.NEW, CaseStatus.INVESTIGATING]
+REOPENABLE = [
+    CaseStatus.RESOLVED,
+    CaseStatus.UNFOUNDED,
+    CaseStatus.EXEMPT,
+    CaseStatus.REFERRED,
+]
+
+
+class CaseNumberSequence(models.Model):
+    """The last case number used each year (MS4-2026-0042); locked when taken."""
+
+    year = models.PositiveSmallIntegerField(primary_key=True)
+    last = models.PositiveIntegerField(default=0)
+
+    def __str__(self):
+        return f"{self.year}: {self.last}"
+
+
+class Case(ConcurrentTransitionMixin, models.Model):
+    """A matter under Chapter 132: a suspected illicit discharge (§ 132-6 A), illicit
+    connection (§ 132-6 B), contaminating activity (§ 132-7), spill (§ 132-12),
+    access obstruction (§ 132-11 B(5)), permit non-compliance (§ 132-10) or an
+    unauthorized reinstatement of MS4 access (§ 132-9 B)."""
+
+    class ExemptionBasis(models.TextChoices):
+        CATEGORY = "category", "Exempt category of § 132-6 A(1) (R-PRO-2)"
+        SMO_APPROVAL = "smo_approval", "SMO written approval in force (R-PRO-3)"
+        SPDES_PERMIT = "spdes_permit", "SPDES permit with written approval (R-PRO-5)"
+
+    number = models.CharField(max_length=20, unique=True, editable=False)
+    kind = models.CharField(
+        max_length=32, choices=CaseKind.choices, default=CaseKind.ILLICIT_DISCHARGE
+    )
+    source = models.CharField(max_length=24, choices=CaseSource.choices)
+    status = FSMField(
+        max_length=24,
+        choices=CaseStatus.choices,
+        default=CaseStatus.NEW,
+        protected=True,
+        db_index=True,
+    )
+    summary = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    premises = models.ForeignKey(
+        Premises, null=True, blank=True, on_delete=models.PROTECT, related_name="cases"
+    )
+    location_description = models.CharField(
+        max_length=200, blank=True, help_text="Where, when there is no premises yet."
+    )
+    latitude = models.DecimalField(
+        max_digits=9, decimal_places=6, null=True, blank=True
+    )
+    longitude = models.DecimalField(
+        max_digits=9, decimal_places=6, null=True, blank=True
+    )
+    outfall = models.ForeignKey(
+        Outfall,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="cases",
+        help_text="The receiving outfall, where known.",
+    )
+    pollutant_categories = models.ManyToManyField(PollutantCategory, blank=True)
+    assigned_officer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="assigned_cases",
+    )
+    opened_at = models.DateTimeField(default=timezone.now, db_index=True)
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    # Triage outcomes.
+    closing_reason = models.TextField(blank=True)
+    exemption_basis = models.CharField(
+        max_length=16, choices=ExemptionBasis.choices, blank=True
+    )
+    exempt_category = models.ForeignKey(
+        ExemptCategory, null=True, blank=True, on_delete=models.PROTECT
+    )
+    exemption_reference = models.CharField(
+        max_length=200, blank=True, help_text="The approval or permit relied on."
+    )
+    referred_to = models.CharField(max_length=200, blank=True)
+    referred_on = models.DateField(null=True, blank=True)
+    referral_outcome = models.TextField(blank=True)
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged"
+    )
+
+    # Violation and resolution.
+    responsible_party = models.ForeignKey(
+        Party,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="cases_responsible",
+    )
+    violation_confirmed_on = models.DateField(null=True, blank=True)
+    violation_finding = models.TextField(blank=True)
+    eliminated_on = models.DateField(
+        null=True, blank=True, help_text="The date the discharge or connection ended."
+    )
+    verification = models.TextField(
+        blank=True, help_text="How the elimination was verified."
+    )
+    reopen_count = models.PositiveSmallIntegerField(default=0)
+
+    history = HistoricalRecords(excluded_fields=["status"])
+
+    class Meta:
+        ordering = ["-opened_at"]
+        indexes = [
+            models.Index(fields=["status", "-opened_at"]),
+            models.Index(fields=["assigned_officer", "status"]),
+            models.Index(fields=["kind", "status"]),
+        ]
+        permissions = [("triage_case", "Can triage and drive cases")]
+
+    def __str__(self):
+        return self.number
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status in CLOSED_STATUSES
+
+    @property
+    def rule_id(self) -> str:
+        return CaseKind.rule_id(self.kind)
+
+    # --- conditions (side-effect free) -------------------------------------
+    def has_responsible_party(self) -> bool:
+        return self.responsible_party_id is not None
+
+    def has_elimination_record(self) -> bool:
+        return self.eliminated_on is not None and bool(self.verification.strip())
+
+    def has_valid_exemption(self) -> bool:
+        if self.exemption_basis == self.ExemptionBasis.CATEGORY:
+            return self.exempt_category is not None and self.exempt_category.exempts
+        return bool(self.exemption_basis and self.exemption_reference.strip())
+
+    def has_merge_target(self) -> bool:
+        return self.merged_into_id is not None and self.merged_into_id != self.pk
+
+    def has_referral(self) -> bool:
+        return bool(self.referred_to.strip())
+
+    def has_closing_reason(self) -> bool:
+        return bool(self.closing_reason.strip())
+
+    # --- transitions (change only this row; the service saves) ---------------
+    @transition(
+        status,
+        source=CaseStatus.NEW,
+        target=CaseStatus.INVESTIGATING,
+        permission=_is_smo,
+        custom={"label": "Start investigation", "rule_id": "R-ACC-1"},
+    )
+    def start_investigation(self):
+        pass
+
+    @transition(
+        status,
+        source=TRIAGE_SOURCES,
+        target=CaseStatus.UNFOUNDED,
+        permission=_is_smo,
+        conditions=[has_closing_reason],
+        custom={"label": "Close as unfounded"},
+    )
+    def close_unfounded(self):
+        self.closed_at = timezone.now()
+
+    @transition(
+        status,
+        source=TRIAGE_SOURCES,
+        target=CaseStatus.EXEMPT,
+        permission=_is_smo,
+        conditions=[has_valid_exemption],
+        custom={"label": "Close as exempt", "rule_id": "R-PRO-2"},
+    )
+    def close_exempt(self):
+        self.closed_at = timezone.now()
+
+    @transition(
+        status,
+        source=TRIAGE_SOURCES,
+        target=CaseStatus.REFERRED,
+        permission=_is_smo,
+        conditions=[has_referral],
+        custom={"label": "Refer to another agency"},
+    )
+    def refer(self):
+        self.closed_at = timezone.now()
+
+    @transition(
+        status,
+        source=TRIAGE_SOURCES,
+        target=CaseStatus.DUPLICATE,
+        permission=_is_smo,
+        conditions=[has_merge_target],
+        custom={"label": "Merge as duplicate"},
+    )
+    def mark_duplicate(self):
+        self.closed_at = timezone.now()
+
+    @transition(
+        status,
+        source=CaseStatus.INVESTIGATING,
+        target=CaseStatus.VIOLATION_CONFIRMED,
+        permission=_is_smo,
+        conditions=[has_responsible_party],
+        custom={"label": "Confirm violation", "rule_id": "R-NOV-1"},
+    )
+    def confirm_violation(self):
+        if self.violation_confirmed_on is None:
+            self.violation_confirmed_on = timezone.localdate()
+
+    @transition(
+        status,
+        source=CaseStatus.VIOLATION_CONFIRMED,
+        target=CaseStatus.ENFORCEMENT,
+        permission=_is_smo,
+        custom={"label": "Begin enforcement", "rule_id": "R-NOV-1", "hidden": True},
+    )
+    def begin_enforcement(self):
+        pass
+
+    @transition(
+        status,
+        source=[CaseStatus.VIOLATION_CONFIRMED, CaseStatus.ENFORCEMENT],
+        target=CaseStatus.RESOLVED,
+        permission=_is_smo,
+        conditions=[has_elimination_record],
+        custom={"label": "Record resolved"},
+    )
+    def resolve(self):
+        self.closed_at = timezone.now()
+
+    @transition(
+        status,
+        source=REOPENABLE,
+        target=CaseStatus.INVESTIGATING,
+        permission=_is_smo,
+        custom={"label": "Reopen (recurrence)"},
+    )
+    def reopen(self):
+        self.closed_at = None
+        self.reopen_count += 1

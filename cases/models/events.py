@@ -1,0 +1,98 @@
+"""The case timeline: an append-only chronology of everything that happened."""
+
+from django.conf import settings
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+from django.utils import timezone
+
+
+class AppendOnlyError(Exception):
+    """Raised on any attempt to change or delete a timeline event."""
+
+
+class CaseEventQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise AppendOnlyError(
+            "Timeline events are append-only; they cannot be updated."
+        )
+
+    def delete(self):
+        raise AppendOnlyError(
+            "Timeline events are append-only; they cannot be deleted."
+        )
+
+
+class CaseEvent(models.Model):
+    """One entry of a case's chronology: who did what, when, under which rule.
+
+    Written by `cases.timeline.record_event` in the same transaction as the change
+    it records. Never updated, never deleted (the model refuses, and on PostgreSQL
+    a trigger refuses too)."""
+
+    class Kind(models.TextChoices):
+        OPENED = "opened", "Case opened"
+        REPORT = "report", "Report"
+        TRANSITION = "transition", "Status change"
+        NOTE = "note", "Note"
+        ATTACHMENT = "attachment", "Attachment"
+        PARTY = "party", "Party"
+        EDIT = "edit", "Case details changed"
+        DEADLINE = "deadline", "Deadline"
+        REMINDER = "reminder", "Reminder sent"
+        INSPECTION = "inspection", "Inspection"
+        SPILL = "spill", "Spill notification"
+        OUTFALL = "outfall", "Outfall screening"
+        NOTICE = "notice", "Notice of violation"
+        APPEAL = "appeal", "Appeal"
+        ENFORCEMENT = "enforcement", "Enforcement"
+        DOCUMENT = "document", "Document"
+        MERGE = "merge", "Merge"
+
+    case = models.ForeignKey(
+        "cases.Case", on_delete=models.PROTECT, related_name="events"
+    )
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Empty for the system or a member of the public.",
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    summary = models.CharField(max_length=300)
+    detail = models.TextField(blank=True)
+    from_status = models.CharField(max_length=32, blank=True)
+    to_status = models.CharField(max_length=32, blank=True)
+    rule_id = models.CharField(max_length=16, blank=True)
+    public = models.BooleanField(
+        default=False, help_text="Shown to the resident on the public status page."
+    )
+    content_type = models.ForeignKey(
+        ContentType, null=True, blank=True, on_delete=models.PROTECT
+    )
+    object_id = models.PositiveBigIntegerField(null=True, blank=True)
+    subject = GenericForeignKey("content_type", "object_id")
+
+    objects = CaseEventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["at", "id"]
+        indexes = [models.Index(fields=["case", "at"])]
+
+    def __str__(self):
+        return f"{self.case_id} {self.at:%Y-%m-%d %H:%M} {self.summary}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None or not self._state.adding:
+            raise AppendOnlyError(
+                "Timeline events are append-only; they cannot be changed."
+            )
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError(
+            "Timeline events are append-only; they cannot be deleted."
+        )

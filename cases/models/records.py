@@ -1,0 +1,114 @@
+"""Notes, attachments, parties' roles on a case, and written delegations."""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from .premises import Party
+
+
+def private_upload_path(instance, filename):
+    # Never the user's filename: a random name under a private folder.
+    import uuid
+
+    return f"private/{instance._meta.model_name}/{uuid.uuid4().hex}"
+
+
+class CaseParty(models.Model):
+    """A party's role in a case: owner, operator or agent (§ 132-3 PERSON)."""
+
+    class Role(models.TextChoices):
+        OWNER = "owner", "Owner"
+        OPERATOR = "operator", "Operator"
+        AGENT = "agent", "Owner's agent"
+        TENANT = "tenant", "Tenant / occupant"
+        OTHER = "other", "Other"
+
+    case = models.ForeignKey(
+        "cases.Case", on_delete=models.CASCADE, related_name="case_parties"
+    )
+    party = models.ForeignKey(
+        Party, on_delete=models.PROTECT, related_name="case_roles"
+    )
+    role = models.CharField(max_length=12, choices=Role.choices)
+    added_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["case", "party", "role"], name="case_party_role_unique"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.party} ({self.get_role_display()})"
+
+
+class Note(models.Model):
+    case = models.ForeignKey(
+        "cases.Case", on_delete=models.PROTECT, related_name="notes"
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    text = models.TextField()
+    public = models.BooleanField(
+        default=False, help_text="Share with the resident on the public status page."
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at"]
+
+    def __str__(self):
+        return self.text[:60]
+
+
+class Attachment(models.Model):
+    """A file kept as evidence: stored under a random private name, served only
+    through a view that checks the reader's role, with its SHA-256."""
+
+    case = models.ForeignKey(
+        "cases.Case", on_delete=models.PROTECT, related_name="attachments"
+    )
+    file = models.FileField(upload_to=private_upload_path)
+    original_name = models.CharField(max_length=200)
+    content_type = models.CharField(max_length=100)
+    size = models.PositiveIntegerField()
+    sha256 = models.CharField(max_length=64)
+    description = models.CharField(max_length=200, blank=True)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    uploaded_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self):
+        return self.original_name
+
+
+class Delegation(models.Model):
+    """A written delegation of the SMO's powers (§ 132-5, R-ADM-1)."""
+
+    delegate = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="delegations"
+    )
+    powers = models.TextField(help_text="Which powers or duties are delegated.")
+    starts_on = models.DateField()
+    ends_on = models.DateField(null=True, blank=True)
+    instrument = models.CharField(
+        max_length=200,
+        help_text="The written instrument (letter, resolution) and its date.",
+    )
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-starts_on"]
+
+    def __str__(self):
+        return f"{self.delegate} from {self.starts_on}"
+
+    def in_force_on(self, day) -> bool:
+        return self.starts_on <= day and (self.ends_on is None or day <= self.ends_on)

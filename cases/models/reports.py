@@ -1,0 +1,139 @@
+"""A resident's report of a suspected discharge (web form, Open311, phone, walk-in).
+
+Every channel makes the same kind of record, and every report waits in one triage
+queue until staff turn it into a case or attach it to one."""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from .reference import PollutantCategory
+
+# No 0/O, 1/I/L, U: a code read out over the phone is not misheard.
+TRACKING_ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
+
+
+def new_tracking_code() -> str:
+    """An unguessable code such as "PQ-7K3M-9XTR" (40 random bits... and more)."""
+    body = "".join(secrets.choice(TRACKING_ALPHABET) for _ in range(8))
+    return f"PQ-{body[:4]}-{body[4:]}"
+
+
+class Report(models.Model):
+    class Channel(models.TextChoices):
+        WEB = "web", "Online form"
+        OPEN311 = "open311", "Open311 client"
+        PHONE = "phone", "Telephone (entered by staff)"
+        WALK_IN = "walk_in", "Walk-in (entered by staff)"
+        EMAIL = "email", "E-mail (entered by staff)"
+
+    class Flow(models.TextChoices):
+        UNKNOWN = "", "Don't know"
+        DRY_WEATHER = "dry", "Flowing in dry weather"
+        WET_WEATHER = "wet", "Only while it rains"
+        NOT_FLOWING = "none", "Not flowing"
+
+    tracking_code = models.CharField(
+        max_length=16, unique=True, default=new_tracking_code, editable=False
+    )
+    channel = models.CharField(max_length=10, choices=Channel.choices)
+    received_at = models.DateTimeField(default=timezone.now, db_index=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+
+    # What was seen.
+    description = models.TextField(max_length=4000)
+    pollutant_categories = models.ManyToManyField(PollutantCategory, blank=True)
+    colour = models.CharField(max_length=60, blank=True)
+    odour = models.CharField(max_length=60, blank=True)
+    sheen = models.BooleanField(default=False)
+    suds = models.BooleanField(default=False)
+    floatables = models.BooleanField(default=False)
+    flow = models.CharField(max_length=4, choices=Flow.choices, blank=True)
+    observed_at = models.DateTimeField(null=True, blank=True)
+
+    # Where.
+    address = models.CharField(max_length=200, blank=True)
+    latitude = models.DecimalField(
+        max_digits=9, decimal_places=6, null=True, blank=True
+    )
+    longitude = models.DecimalField(
+        max_digits=9, decimal_places=6, null=True, blank=True
+    )
+
+    # Who — only if they want updates; never shown publicly.
+    reporter_name = models.CharField(max_length=120, blank=True)
+    reporter_email = models.EmailField(blank=True)
+    reporter_phone = models.CharField(max_length=40, blank=True)
+    wants_updates = models.BooleanField(default=False)
+
+    # Open311 bookkeeping.
+    service_code = models.CharField(max_length=40, blank=True)
+    api_client = models.ForeignKey(
+        "cases.ApiKey",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+
+    case = models.ForeignKey(
+        "cases.Case",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="reports",
+    )
+    attached_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-received_at"]
+        indexes = [models.Index(fields=["case", "-received_at"])]
+
+    def __str__(self):
+        return self.tracking_code
+
+    @property
+    def in_triage_queue(self) -> bool:
+        return self.case_id is None
+
+
+class ReportPhoto(models.Model):
+    """A photo sent with a report. The original is kept privately as evidence with
+    its SHA-256; what anyone views is a re-encoded copy with no metadata."""
+
+    report = models.ForeignKey(Report, on_delete=models.PROTECT, related_name="photos")
+    original = models.FileField(upload_to="private/report-originals/")
+    original_sha256 = models.CharField(max_length=64)
+    original_name = models.CharField(max_length=200)
+    display = models.ImageField(upload_to="private/report-display/")
+    width = models.PositiveIntegerField()
+    height = models.PositiveIntegerField()
+    uploaded_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self):
+        return f"Photo {self.pk} of {self.report_id}"
+
+
+class ApiKey(models.Model):
+    """An Open311 client's key: one per client, revocable by staff in the admin."""
+
+    client_name = models.CharField(max_length=120)
+    key = models.CharField(max_length=64, unique=True)
+    contact_email = models.EmailField(blank=True)
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "Open311 API key"
+
+    def __str__(self):
+        return self.client_name

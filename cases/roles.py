@@ -1,0 +1,104 @@
+"""Staff roles: the one place that says which group may do what.
+
+Groups are created by a data migration (cases/migrations/0002_roles.py) and their
+model permissions kept in step by `sync_role_permissions` after every migrate.
+Views check roles through `has_role` / `RoleRequiredMixin` / `role_required` only.
+"""
+
+from enum import StrEnum
+from functools import wraps
+
+from django.contrib.auth.mixins import AccessMixin
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+
+
+class Role(StrEnum):
+    SMO = "SMO staff"
+    CLERK = "Board clerk"
+    ATTORNEY = "Municipal attorney"
+    BUILDING_INSPECTOR = "Building inspector"
+
+
+# Who may read a case file (the chronology, parties, documents).
+CASE_READERS = (Role.SMO, Role.CLERK)
+# Who may change a case, an inspection or a notice.
+CASE_WRITERS = (Role.SMO,)
+
+# Model permissions each group gets (used by the Django admin and has_perm).
+# "view" = view only; "all" = add, change, view (never delete: records are kept).
+ROLE_MODEL_PERMISSIONS = {
+    Role.SMO: {"cases": "all", "inspections": "all", "enforcement": "all"},
+    Role.CLERK: {"cases": "view", "inspections": "view", "enforcement": "view"},
+    Role.ATTORNEY: {"enforcement": "view"},
+    Role.BUILDING_INSPECTOR: {"enforcement": "view"},
+}
+
+
+def user_roles(user) -> frozenset[str]:
+    """The role names of `user`; a superuser holds every role."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return frozenset()
+    if user.is_superuser:
+        return frozenset(Role)
+    cached = getattr(user, "_ms4_roles", None)
+    if cached is None:
+        cached = frozenset(user.groups.values_list("name", flat=True)) & set(Role)
+        user._ms4_roles = cached
+    return cached
+
+
+def has_role(user, *roles: Role) -> bool:
+    return bool(user_roles(user) & set(roles))
+
+
+def is_staff_member(user) -> bool:
+    return bool(user_roles(user))
+
+
+class RoleRequiredMixin(AccessMixin):
+    """Anonymous → sign-in page; signed in without one of `required_roles` → 403."""
+
+    required_roles: tuple[Role, ...] = ()
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+        if not has_role(request.user, *self.required_roles):
+            raise PermissionDenied("Your role does not give access to this page.")
+        return super().dispatch(request, *args, **kwargs)
+
+
+def role_required(*roles: Role):
+    """The function-view form of RoleRequiredMixin."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapped(request, *args, **kwargs):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not has_role(request.user, *roles):
+                raise PermissionDenied("Your role does not give access to this page.")
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorator
+
+
+def sync_role_permissions(*args, using="default", **kwargs):
+    """Give each role group the model permissions of ROLE_MODEL_PERMISSIONS."""
+    from django.contrib.auth.models import Group, Permission
+
+    for role, apps in ROLE_MODEL_PERMISSIONS.items():
+        group, _ = Group.objects.using(using).get_or_create(name=role.value)
+        wanted = []
+        for app_label, level in apps.items():
+            actions = ("view",) if level == "view" else ("add", "change", "view")
+            wanted.extend(
+                Permission.objects.using(using).filter(
+                    content_type__app_label=app_label,
+                    codename__regex=r"^({})_".format("|".join(actions)),
+                )
+            )
+        group.permissions.set(wanted)

@@ -1,0 +1,47 @@
+"""Writing the case timeline. Call inside the transaction of the change recorded."""
+
+from django.contrib.contenttypes.models import ContentType
+from django.db import transaction
+
+from .models import CaseEvent
+
+
+def record_event(
+    *,
+    case,
+    actor,
+    kind: str,
+    summary: str,
+    detail: str = "",
+    rule_id: str = "",
+    from_status: str = "",
+    to_status: str = "",
+    subject=None,
+    public: bool = False,
+    at=None,
+) -> CaseEvent:
+    """Append one event to `case`'s chronology.
+
+    `actor` is the signed-in user, or None for the system or a resident. `subject`
+    is the record the event is about (a report, notice, deadline…). Must run in
+    the caller's transaction so the event and the change land together."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("record_event must run inside transaction.atomic()")
+    event = CaseEvent(
+        case=case,
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        kind=kind,
+        summary=summary[:300],
+        detail=detail,
+        rule_id=rule_id,
+        from_status=from_status,
+        to_status=to_status,
+        public=public,
+    )
+    if at is not None:
+        event.at = at
+    if subject is not None:
+        event.content_type = ContentType.objects.get_for_model(subject)
+        event.object_id = subject.pk
+    event.save()
+    return event

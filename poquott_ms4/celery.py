@@ -1,0 +1,11 @@
+"""The Celery app. Tasks live in each app's tasks.py; the beat schedule is static."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poquott_ms4.settings.local")
+
+app = Celery("poquott_ms4")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,242 @@
+"""Settings shared by every environment.
+
+Everything that differs between a laptop, CI and the village's server comes from
+the environment (see `.env.example`); the embedded default needs no PostgreSQL,
+Redis or mail server: SQLite, kombu's filesystem broker and e-mail as files in var/.
+"""
+
+from pathlib import Path
+
+import environ
+from celery.schedules import crontab
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+VAR_DIR = Path(environ.Env().str("VAR_DIR", default=str(BASE_DIR / "var")))
+
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+SECRET_KEY = env.str("SECRET_KEY", default="insecure-local-only-key-change-me")
+DEBUG = env.bool("DEBUG", default=False)
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_fsm",
+    "simple_history",
+    "crispy_forms",
+    "crispy_bootstrap5",
+    "csp",
+    "cases",
+    "inspections",
+    "enforcement",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "simple_history.middleware.HistoryRequestMiddleware",
+]
+
+ROOT_URLCONF = "poquott_ms4.urls"
+WSGI_APPLICATION = "poquott_ms4.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "cases.context_processors.site",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": env.db_url(
+        "DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'poquott_ms4.sqlite3'}"
+    )
+}
+DATABASES["default"]["ATOMIC_REQUESTS"] = False  # services own their transactions
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several processes (web, worker, beat) share the file: wait rather than fail.
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = env.str("REDIS_URL", default="")
+
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+        }
+    }
+else:
+    # A file cache is shared by every process of the embedded default, so the
+    # sign-in throttle and the report rate limit hold across them.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+        }
+    }
+
+AUTH_PASSWORD_VALIDATORS = [
+    {
+        "NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"
+    },
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "cases:dashboard"
+LOGOUT_REDIRECT_URL = "public:home"
+
+# Failed sign-ins: a cool-off, never a permanent lock-out (a village hall shares
+# one address). Counted per (username, address) and, more loosely, per address.
+LOGIN_THROTTLE_PER_USER = env.int("LOGIN_THROTTLE_PER_USER", default=5)
+LOGIN_THROTTLE_PER_IP = env.int("LOGIN_THROTTLE_PER_IP", default=30)
+LOGIN_THROTTLE_COOLOFF_SECONDS = env.int("LOGIN_THROTTLE_COOLOFF_SECONDS", default=900)
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "America/New_York"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(VAR_DIR / "media")))
+# Nothing uploaded is served from MEDIA_URL: every file goes through a view that
+# checks who is asking. MEDIA_URL is set only because Django wants one.
+MEDIA_URL = "/private-media-not-served/"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = 30 * 1024 * 1024
+
+CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
+CRISPY_TEMPLATE_PACK = "bootstrap5"
+
+# E-mail: files under var/mail unless EMAIL_URL names an SMTP server.
+EMAIL_URL = env.str("EMAIL_URL", default="")
+if EMAIL_URL:
+    vars().update(env.email_url("EMAIL_URL"))
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = str(VAR_DIR / "mail")
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="stormwater@poquott.example")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# The village: printed on letterhead, e-mails and public pages. Settings, not template text.
+VILLAGE = {
+    "name": env.str("VILLAGE_NAME", default="Incorporated Village of Poquott"),
+    "address": env.str(
+        "VILLAGE_ADDRESS", default="45 Birchwood Avenue, Poquott, New York 11733"
+    ),
+    "phone": env.str("VILLAGE_PHONE", default="(631) 476-4043"),
+    "smo_name": env.str("SMO_NAME", default="Stormwater Management Officer"),
+    "smo_email": env.str("SMO_EMAIL", default="stormwater@poquott.example"),
+    "smo_phone": env.str("SMO_PHONE", default="(631) 476-4043"),
+    "clerk_office": env.str(
+        "CLERK_OFFICE", default="Village Clerk, 45 Birchwood Avenue, Poquott, NY 11733"
+    ),
+    "site_url": env.str("SITE_URL", default="http://127.0.0.1:8000"),
+}
+
+# Deadlines (R-SUS-1 default of two business days; reminder schedule in business days
+# before the due date; 0 = on the day). See cases/deadlines/.
+SUSPENSION_NOTICE_BUSINESS_DAYS = env.int("SUSPENSION_NOTICE_BUSINESS_DAYS", default=2)
+REMINDER_BUSINESS_DAYS_BEFORE = env.list(
+    "REMINDER_BUSINESS_DAYS_BEFORE", cast=int, default=[5, 1, 0]
+)
+STAFF_DIGEST_RECIPIENTS = env.list("STAFF_DIGEST_RECIPIENTS", default=[])
+
+# Content Security Policy (django-csp 4): everything from our own origin.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "img-src": ["'self'", "data:", "blob:"] + env.list("CSP_IMG_EXTRA", default=[]),
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    }
+}
+# Map tiles for the report form's pin (optional: the form works without them).
+MAP_TILE_URL = env.str("MAP_TILE_URL", default="")
+
+# --- Celery -----------------------------------------------------------------
+if REDIS_URL:
+    CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL)
+else:
+    # kombu's filesystem transport: a broker that needs no server.
+    CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(VAR_DIR / "broker" / "queue"),
+        "data_folder_out": str(VAR_DIR / "broker" / "queue"),
+        "processed_folder": str(VAR_DIR / "broker" / "processed"),
+        "store_processed": False,
+    }
+# Results are not needed: tasks write their outcome to the database.
+CELERY_TASK_IGNORE_RESULT = True
+# A task acknowledges only after it ran, so a killed worker's task is redelivered;
+# every task is idempotent, so a redelivery does no harm.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# One task at a time per process: a long render never holds back a reminder.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = TIME_ZONE
+# Do not hang a web request when the broker is down: the database row is the
+# outbox and the next sweep picks it up.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_PUBLISH_RETRY = False
+# The static beat schedule: the reminder sweep finds what is due and what was missed.
+CELERY_BEAT_SCHEDULE = {
+    "deadline-sweep": {
+        "task": "cases.tasks.sweep_deadlines",
+        "schedule": env.int("DEADLINE_SWEEP_SECONDS", default=300),
+    },
+    "daily-staff-digest": {
+        "task": "cases.tasks.send_staff_digests",
+        "schedule": crontab(hour=7, minute=0),
+    },
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+}
+
+DEMO_DATA_ALLOWED = True

@@ -1,0 +1,17 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from cases.views import health, public
+from cases.views.auth import StaffLoginView
+
+urlpatterns = [
+    path("", include("cases.urls_public")),
+    path("staff/", include("cases.urls")),
+    path("inspections/", include("inspections.urls")),
+    path("enforcement/", include("enforcement.urls")),
+    path("accounts/login/", StaffLoginView.as_view(), name="login"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("admin/", admin.site.urls),
+    path("healthz", health.healthz, name="healthz"),
+    path(".well-known/security.txt", public.security_txt, name="security_txt"),
+]

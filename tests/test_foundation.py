@@ -1,0 +1,137 @@
+"""The foundation: public pages, sign-in and its throttle, roles, health, settings."""
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.test import override_settings
+from django.urls import reverse
+
+from cases.models import Citation, ExemptCategory, PollutantCategory
+from cases.roles import Role, has_role
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_puts_report_first_and_warns_about_hazardous_spills(client):
+    response = client.get("/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Call 911 first" in html  # R-SPL-2
+    assert html.index("Call 911 first") < html.index("Report a discharge</a>")
+    assert "Basement or crawl-space sump pumps" in html  # § 132-6 A(1)
+
+
+def test_home_drops_an_exempt_category_marked_substantial_contributor(client):
+    ExemptCategory.objects.filter(code="sump-pumps").update(
+        substantial_contributor=True
+    )
+    assert "Basement or crawl-space sump pumps" not in client.get("/").content.decode()
+
+
+def test_pages_use_our_own_static_files_never_a_cdn(client):
+    html = client.get("/").content.decode()
+    assert "/static/vendor/bootstrap/bootstrap.min.css" in html
+    assert "cdn" not in html.lower()
+    assert "https://" not in html.split("<body")[0]
+
+
+def test_security_txt_names_a_contact_and_expiry(client):
+    response = client.get("/.well-known/security.txt")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/plain")
+    assert "Contact: mailto:" in body and "Expires: " in body
+
+
+def test_healthz_reports_each_service(client):
+    response = client.get("/healthz")
+    data = response.json()
+    assert response.status_code == 200
+    assert data["database"] == "ok"
+    assert data["cache"] == "ok"
+    assert "broker" in data
+
+
+def test_healthz_is_503_when_the_database_does_not_answer(client, monkeypatch):
+    from cases.views import health
+
+    def broken():
+        raise ConnectionError("database down")
+
+    monkeypatch.setattr(health, "_check_database", broken)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["status"] == "down"
+
+
+def test_role_groups_exist_with_permissions():
+    from django.contrib.auth.models import Group
+
+    smo = Group.objects.get(name=Role.SMO.value)
+    clerk = Group.objects.get(name=Role.CLERK.value)
+    assert smo.permissions.filter(codename="change_case").exists()
+    assert clerk.permissions.filter(codename="view_case").exists()
+    assert not clerk.permissions.filter(codename="change_case").exists()
+    assert {g.name for g in Group.objects.all()} >= {r.value for r in Role}
+
+
+def test_reference_data_is_seeded():
+    assert PollutantCategory.objects.filter(code="sewage").exists()
+    assert ExemptCategory.objects.count() == 16
+    assert Citation.objects.get(rule_id="R-APL-1").section == "§ 132-14"
+
+
+def test_superuser_holds_every_role(superuser, no_role_user):
+    assert all(has_role(superuser, role) for role in Role)
+    assert not has_role(no_role_user, *Role)
+
+
+def test_sign_in_reaches_the_dashboard(client, smo_user):
+    response = client.post(
+        reverse("login"), {"username": "smo", "password": "demo-password"}, follow=True
+    )
+    assert response.redirect_chain[-1][0] == reverse("cases:dashboard")
+    assert "Dashboard" in response.content.decode()
+
+
+@override_settings(LOGIN_THROTTLE_PER_USER=3, LOGIN_THROTTLE_COOLOFF_SECONDS=600)
+def test_failed_sign_ins_cool_off_that_user_but_not_the_whole_address(
+    client, smo_user, clerk_user
+):
+    from django.core.cache import cache
+
+    cache.clear()
+    for _ in range(3):
+        response = client.post(reverse("login"), {"username": "smo", "password": "x"})
+        assert "Please enter a correct username" in response.content.decode()
+    # Even the right password is refused during the cool-off, with a clear message.
+    response = client.post(
+        reverse("login"), {"username": "smo", "password": "demo-password"}
+    )
+    assert response.status_code == 200
+    assert "Too many failed sign-ins" in response.content.decode()
+    assert "10 minutes" in response.content.decode()
+    # A colleague at the same village-hall address can still sign in.
+    response = client.post(
+        reverse("login"), {"username": "clerk", "password": "demo-password"}
+    )
+    assert response.status_code == 302
+
+
+def test_demo_data_is_idempotent_and_refused_in_production():
+    from django.contrib.auth import get_user_model
+
+    call_command("load_demo_data", verbosity=0)
+    count = get_user_model().objects.count()
+    call_command("load_demo_data", verbosity=0)
+    assert get_user_model().objects.count() == count
+    smo = get_user_model().objects.get(username="smo")
+    assert smo.check_password("demo-password") and has_role(smo, Role.SMO)
+    with override_settings(DEMO_DATA_ALLOWED=False), pytest.raises(CommandError):
+        call_command("load_demo_data", verbosity=0)
+
+
+def test_navigation_shows_each_role_only_its_pages(client_as):
+    html = client_as("clerk").get(reverse("cases:dashboard")).content.decode()
+    assert "Dashboard" in html
+    assert ">Triage<" not in html  # SMO only
