@@ -10,7 +10,13 @@ from django.db import transaction
 
 DEMO_PASSWORD = "demo-password"
 # Each app may add its own demo records in <app>/demo.py: load(stdout) -> None.
-DEMO_MODULES = ["cases.demo", "inspections.demo", "enforcement.demo"]
+DEMO_MODULES = [
+    "cases.demo",
+    "cases.demo_reports",
+    "cases.demo_cases",
+    "inspections.demo",
+    "enforcement.demo",
+]
 
 
 class Command(BaseCommand):
