@@ -9,3 +9,5 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poquott_ms4.settings.local")
 app = Celery("poquott_ms4")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Task modules inside app sub-packages.
+app.autodiscover_tasks(["cases.documents"])
