@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8000
+VAR_DIR ?= var
+export VAR_DIR
 
 .PHONY: run test lint format bench check-system vendor docs clean
 
@@ -30,7 +32,7 @@ check-system:
 	fi
 
 run: $(STAMP) check-system
-	@mkdir -p var
+	@mkdir -p $(VAR_DIR)
 	$(BIN)/python manage.py migrate --noinput -v0
 	$(BIN)/python manage.py load_demo_data
 	@echo ""
@@ -41,7 +43,7 @@ run: $(STAMP) check-system
 	@echo ""
 	@trap 'kill 0' INT TERM; \
 	$(BIN)/celery -A poquott_ms4 worker -B --pool=solo --loglevel=INFO \
-	  --schedule=var/celerybeat-schedule & \
+	  --schedule=$(VAR_DIR)/celerybeat-schedule & \
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT) --noreload & \
 	wait
 

@@ -11,3 +11,11 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # Task modules inside app sub-packages.
 app.autodiscover_tasks(["cases.documents"])
+
+
+@app.task(name="poquott_ms4.heartbeat", acks_late=True)
+def heartbeat(token: str) -> None:
+    """Proves a worker is consuming: leaves `token` in the shared cache."""
+    from django.core.cache import cache
+
+    cache.set(f"heartbeat:{token}", "ok", 300)

@@ -204,6 +204,9 @@ else:
         "processed_folder": str(VAR_DIR / "broker" / "processed"),
         "store_processed": False,
     }
+    # The transport expects its folders to exist.
+    for _folder in ("queue", "processed"):
+        (VAR_DIR / "broker" / _folder).mkdir(parents=True, exist_ok=True)
 # Results are not needed: tasks write their outcome to the database.
 CELERY_TASK_IGNORE_RESULT = True
 # A task acknowledges only after it ran, so a killed worker's task is redelivered;
