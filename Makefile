@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml
 check-system:
 	@missing=""; \
 	for lib in libpango-1.0.so.0 libpangoft2-1.0.so.0 libharfbuzz-subset.so.0; do \
-	  ldconfig -p 2>/dev/null | grep -q "$$lib" || missing="$$missing $$lib"; \
+	  { ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null; } | grep -q "$$lib" || missing="$$missing $$lib"; \
 	done; \
 	fc-list 2>/dev/null | grep -q . || missing="$$missing fonts"; \
 	if [ -n "$$missing" ]; then \
