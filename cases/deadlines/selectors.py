@@ -27,12 +27,11 @@ def _with_relations(qs: QuerySet) -> QuerySet:
 
 
 def deadlines_for_role(user) -> QuerySet:
-    """Every deadline of the duties `user`'s roles follow (the staff list)."""
-    duties = []
+    """The deadlines `user` may see on the staff list: SMO staff administer the
+    article (every deadline); the clerk sees the clerk/Board duties."""
     if has_role(user, Role.SMO):
-        duties += SMO_DUTIES
-    if has_role(user, Role.CLERK):
-        duties += CLERK_DUTIES
+        return _with_relations(Deadline.objects.all())
+    duties = CLERK_DUTIES if has_role(user, Role.CLERK) else ()
     return _with_relations(Deadline.objects.filter(responsible__in=duties))
 
 
