@@ -129,7 +129,11 @@ def provider_events(user) -> Iterator[FeedEvent]:
         except ModuleNotFoundError as exc:
             if exc.name and name.startswith(exc.name):
                 continue  # the app has no calendar (yet)
-            raise
+            log.exception("iCal provider %s cannot be imported; skipped", name)
+            continue
+        except Exception:
+            log.exception("iCal provider %s cannot be imported; skipped", name)
+            continue
         events = getattr(module, "ical_events", None)
         if events is None:
             continue

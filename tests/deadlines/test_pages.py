@@ -139,7 +139,9 @@ def test_clerk_does_not_see_an_smo_deadline_page(client_as):
     deadline = deadline_on(dt.date(2026, 12, 28), responsible="smo")
     board = deadline_on(dt.date(2026, 12, 28), responsible="board", purpose="b")
     client = client_as("clerk")
-    assert client.get(reverse("deadlines:detail", args=[deadline.pk])).status_code == 404
+    assert (
+        client.get(reverse("deadlines:detail", args=[deadline.pk])).status_code == 404
+    )
     assert client.get(reverse("deadlines:detail", args=[board.pk])).status_code == 200
 
 

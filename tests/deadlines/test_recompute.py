@@ -19,9 +19,7 @@ def _events(case, starts):
     )
 
 
-def test_correcting_the_issue_date_recomputes_the_appeal_deadline(
-    make_case, smo_user
-):
+def test_correcting_the_issue_date_recomputes_the_appeal_deadline(make_case, smo_user):
     case = make_case()
     # R-APL-1: 15 days after Thu 2026-12-03 is Fri 2026-12-18.
     deadline = services.open_deadline(
@@ -132,9 +130,7 @@ def test_a_closure_outside_the_period_changes_nothing(make_case, smo_user):
     assert _events(case, "Deadline recomputed") == []
 
 
-def test_a_closure_on_the_last_day_of_a_calendar_period_rolls_it(
-    make_case, smo_user
-):
+def test_a_closure_on_the_last_day_of_a_calendar_period_rolls_it(make_case, smo_user):
     case = make_case()
     # R-APL-1: 15 days after Mon 2026-03-02 is Tue 2026-03-17.
     deadline = services.open_deadline(

@@ -224,9 +224,7 @@ def test_digest_is_made_once_per_recipient_and_day(smo_user, clerk_user, setting
     assert StaffDigest.objects.filter(day=THU).count() == 3
 
 
-def test_digest_lists_due_this_week_and_overdue_and_sends_once(
-    smo_user, make_case
-):
+def test_digest_lists_due_this_week_and_overdue_and_sends_once(smo_user, make_case):
     today = timezone.localdate()
     case = make_case(officer=smo_user)
     deadline_on(today + dt.timedelta(days=2), case=case, purpose="soon")
