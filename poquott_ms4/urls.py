@@ -9,6 +9,7 @@ urlpatterns = [
     path("staff/", include("cases.urls")),
     path("inspections/", include("inspections.urls")),
     path("enforcement/", include("enforcement.urls")),
+    path("", include("cases.deadlines.urls")),
     path("accounts/login/", StaffLoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),

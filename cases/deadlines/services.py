@@ -4,7 +4,9 @@ Every app creates its deadlines here, from a rule id of RULES.md; the date and i
 explanation come from cases.deadlines.engine and are stored on the row."""
 
 import datetime as dt
+from collections.abc import Iterable
 
+from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 
@@ -19,9 +21,27 @@ def office_calendar() -> BusinessCalendar:
     return BusinessCalendar(dict(OfficeClosure.objects.values_list("day", "reason")))
 
 
-def compute_due(rule_id: str, event_date: dt.date, **params) -> Computation:
+def _village_params(rule_id: str, params: dict) -> dict:
+    """The village's setting for a period the ordinance leaves open (R-SUS-1)."""
+    if rule_id == "R-SUS-1" and "business_days" not in params:
+        return {**params, "business_days": settings.SUSPENSION_NOTICE_BUSINESS_DAYS}
+    return params
+
+
+def compute_due(
+    rule_id: str,
+    event_date: dt.date,
+    *,
+    calendar: BusinessCalendar | None = None,
+    **params,
+) -> Computation:
     """compute() on the office calendar (the public calculator and forms use it)."""
-    return compute(rule_id, event_date, calendar=office_calendar(), **params)
+    return compute(
+        rule_id,
+        event_date,
+        calendar=calendar if calendar is not None else office_calendar(),
+        **_village_params(rule_id, params),
+    )
 
 
 def open_deadline(
@@ -145,3 +165,154 @@ def waive_deadline(deadline: Deadline, *, reason: str, actor) -> Deadline:
                 subject=deadline,
             )
     return deadline
+
+
+# --- corrections and office closures: one function recomputes -----------------
+
+
+def recompute_deadline(
+    deadline: Deadline,
+    *,
+    actor,
+    reason: str,
+    event_date: dt.date | None = None,
+    calendar: BusinessCalendar | None = None,
+) -> bool:
+    """Recompute one open deadline (from `event_date` if given, else its own) on
+    the office calendar, store the new date and explanation, and, if the due date
+    changed, say "old → new" on its case's timeline. The one recomputation that
+    corrections and office closures both use.
+
+    Who: the services below (SMO staff). Returns True if the due date changed;
+    a closed deadline is left alone (its date is history). Runs in the caller's
+    transaction."""
+    with transaction.atomic():
+        deadline = Deadline.objects.select_for_update().get(pk=deadline.pk)
+        if not deadline.is_open:
+            return False
+        new_event = event_date or deadline.event_date
+        computation = compute(
+            deadline.rule_id,
+            new_event,
+            calendar=calendar if calendar is not None else office_calendar(),
+            **_village_params(deadline.rule_id, dict(deadline.params)),
+        )
+        old_due, old_event = deadline.due_date, deadline.event_date
+        if (computation.due, computation.explanation, new_event) == (
+            old_due,
+            deadline.explanation,
+            old_event,
+        ):
+            return False
+        deadline.event_date = new_event
+        deadline.due_date = computation.due
+        deadline.explanation = computation.explanation
+        deadline.save(update_fields=["event_date", "due_date", "explanation"])
+        changed = old_due != computation.due
+        if deadline.case_id and (changed or old_event != new_event):
+            moved = (
+                f"due {old_due:%A %Y-%m-%d} → {computation.due:%A %Y-%m-%d}"
+                if changed
+                else f"due date unchanged, {old_due:%A %Y-%m-%d}"
+            )
+            record_event(
+                case=deadline.case,
+                actor=actor,
+                kind="deadline",
+                summary=f"Deadline recomputed: {deadline.label}, {moved}",
+                detail=f"{reason}\n\n{computation.explanation}",
+                rule_id=deadline.rule_id,
+                subject=deadline,
+            )
+    return changed
+
+
+def correct_event_date(
+    target,
+    *,
+    new_date: dt.date,
+    actor,
+    reason: str,
+    rule_ids: Iterable[str] | None = None,
+) -> list[Deadline]:
+    """The date of an event was recorded wrongly: recompute the open deadlines
+    that count from it, each with an "old → new due date" timeline event.
+
+    `target` is a Deadline (that one) or the source record (its open deadlines,
+    optionally only those of `rule_ids`). Who: SMO staff. Raises ValueError
+    without a reason. Returns the deadlines recomputed."""
+    if not reason.strip():
+        raise ValueError("A reason is required to correct an event date.")
+    if isinstance(target, Deadline):
+        deadlines = [target]
+    else:
+        qs = deadlines_for(target).filter(status=Deadline.Status.OPEN)
+        if rule_ids is not None:
+            qs = qs.filter(rule_id__in=list(rule_ids))
+        deadlines = list(qs)
+    why = f"Event date corrected to {new_date:%Y-%m-%d}: {reason}"
+    with transaction.atomic():
+        calendar = office_calendar()
+        for deadline in deadlines:
+            recompute_deadline(
+                deadline,
+                actor=actor,
+                reason=why,
+                event_date=new_date,
+                calendar=calendar,
+            )
+    return deadlines
+
+
+def _recompute_spanning(day: dt.date, *, actor, reason: str) -> list[Deadline]:
+    """Open deadlines whose period (after the event, up to the due date) includes
+    `day`: the only ones a closure on `day` can move. A later closure cannot
+    move a due date that is already a business day."""
+    affected = list(
+        Deadline.objects.filter(
+            status=Deadline.Status.OPEN, event_date__lt=day, due_date__gte=day
+        )
+    )
+    calendar = office_calendar()
+    return [
+        d
+        for d in affected
+        if recompute_deadline(d, actor=actor, reason=reason, calendar=calendar)
+    ]
+
+
+def add_office_closure(*, day: dt.date, reason: str, actor) -> OfficeClosure:
+    """Record a day the village office is closed (not a business day) and
+    recompute every open deadline whose period spans it; each moved deadline
+    says so on its case's timeline. Who: SMO staff. Raises ValueError for a
+    blank reason or a day already closed."""
+    if not reason.strip():
+        raise ValueError("Say why the office is closed.")
+    with transaction.atomic():
+        if OfficeClosure.objects.filter(day=day).exists():
+            raise ValueError(f"{day:%Y-%m-%d} is already an office closure.")
+        closure = OfficeClosure.objects.create(
+            day=day,
+            reason=reason.strip(),
+            created_by=actor if getattr(actor, "is_authenticated", False) else None,
+        )
+        _recompute_spanning(
+            day,
+            actor=actor,
+            reason=f"Office closure added on {day:%A %Y-%m-%d} ({closure.reason}).",
+        )
+    return closure
+
+
+def remove_office_closure(*, closure: OfficeClosure, actor) -> None:
+    """Remove an office closure entered by mistake and recompute the open
+    deadlines whose period spans that day. Who: SMO staff."""
+    with transaction.atomic():
+        closure = OfficeClosure.objects.select_for_update().get(pk=closure.pk)
+        day, why = closure.day, closure.reason
+        closure.delete()
+        _recompute_spanning(
+            day,
+            actor=actor,
+            reason=f"Office closure removed from {day:%A %Y-%m-%d} ({why}).",
+        )

@@ -6,7 +6,13 @@ from .case import (
     CaseSource,
     CaseStatus,
 )
-from .deadlines import Deadline, OfficeClosure, Reminder
+from .deadlines import (
+    CalendarFeedToken,
+    Deadline,
+    OfficeClosure,
+    Reminder,
+    StaffDigest,
+)
 from .events import AppendOnlyError, CaseEvent
 from .premises import Outfall, Party, Premises
 from .records import Attachment, CaseParty, Delegation, Note
@@ -18,6 +24,7 @@ __all__ = [
     "ApiKey",
     "AppendOnlyError",
     "Attachment",
+    "CalendarFeedToken",
     "Case",
     "CaseEvent",
     "CaseKind",
@@ -38,4 +45,5 @@ __all__ = [
     "Reminder",
     "Report",
     "ReportPhoto",
+    "StaffDigest",
 ]

@@ -3,7 +3,14 @@
 Every due date is computed by cases.deadlines.engine from a rule id of RULES.md and
 stored with how it was computed; templates and e-mails only read it. The deadline
 rows are the reminders' outbox: a sweep finds what is due, and a Reminder row
-(unique per deadline and kind) makes sending idempotent."""
+(unique per deadline and kind) makes sending idempotent.
+
+Status: an open deadline stays open after its due date (shown as "overdue"); the
+sweep never closes it, because only a person knows whether the duty was done.
+Recording it met after the due date makes it "missed" (with the date it was done);
+waiving needs a reason."""
+
+import secrets
 
 from django.conf import settings
 from django.contrib.contenttypes.fields import GenericForeignKey
@@ -143,7 +150,21 @@ class Reminder(models.Model):
         max_length=20, help_text="e.g. before-5, before-1, due-today, overdue"
     )
     recipient = models.EmailField()
+    recipient_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Empty when the recipient is the discharger.",
+    )
     created_at = models.DateTimeField(default=timezone.now)
+    enqueued_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Last time the send task was handed to the broker; the sweep "
+        "hands it again if it is still unsent some minutes later.",
+    )
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -153,6 +174,75 @@ class Reminder(models.Model):
                 fields=["deadline", "kind", "recipient"], name="one_reminder_per_kind"
             )
         ]
+        indexes = [
+            models.Index(
+                fields=["created_at"],
+                name="reminder_unsent",
+                condition=models.Q(sent_at__isnull=True),
+            )
+        ]
 
     def __str__(self):
         return f"{self.kind} to {self.recipient} for {self.deadline_id}"
+
+    @property
+    def kind_label(self) -> str:
+        if self.kind.startswith("before-"):
+            n = self.kind.removeprefix("before-")
+            return f"{n} business day{'' if n == '1' else 's'} before"
+        return {"due-today": "On the due day", "overdue": "Overdue"}.get(
+            self.kind, self.kind
+        )
+
+
+class StaffDigest(models.Model):
+    """The daily e-mail of deadlines due this week and overdue, one per recipient
+    and day (unique), so a re-run or redelivered digest task never sends twice."""
+
+    day = models.DateField()
+    recipient = models.EmailField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Empty for an address of STAFF_DIGEST_RECIPIENTS.",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    enqueued_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    deadline_count = models.PositiveIntegerField(
+        default=0, help_text="Deadlines listed; 0 = nothing due, no e-mail sent."
+    )
+
+    class Meta:
+        ordering = ["-day", "recipient"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["recipient", "day"], name="one_digest_per_recipient_day"
+            )
+        ]
+
+    def __str__(self):
+        return f"digest {self.day} to {self.recipient}"
+
+
+def new_feed_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class CalendarFeedToken(models.Model):
+    """The secret in a staff user's iCal feed URL (calendar apps cannot sign in).
+
+    Kept in clear so the user can copy the URL again; regenerating it makes the
+    old URL stop working."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ical_token"
+    )
+    token = models.CharField(max_length=64, unique=True, default=new_feed_token)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self):
+        return f"iCal feed of {self.user}"

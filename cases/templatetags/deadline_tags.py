@@ -1,17 +1,42 @@
-"""Deadline panels for the dashboard and the case page."""
+"""Deadline panels for the dashboard and the case page (read stored deadlines;
+never compute dates here)."""
 
 from django import template
+from django.template.loader import render_to_string
+
+from ..deadlines import selectors
+from ..roles import Role, has_role
 
 register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
 def dashboard_deadline_panels(context):
-    """Due this week and overdue, for the signed-in user's role."""
-    return ""
+    """Due this week and overdue, for the signed-in user's role: SMO staff the
+    SMO/discharger/facility duties of their cases and all unassigned ones; the
+    clerk the clerk/Board duties. Other roles: only their calendar feed link."""
+    request = context.get("request")
+    user = context.get("user") or getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return ""
+    if not has_role(user, Role.SMO, Role.CLERK):
+        return render_to_string("deadlines/_dashboard_feed_only.html", request=request)
+    panels = selectors.dashboard_panels(user)
+    return render_to_string("deadlines/_dashboard_panels.html", panels, request=request)
 
 
 @register.simple_tag(takes_context=True)
 def case_deadlines_panel(context, case):
-    """The deadlines of `case` with their explanations."""
-    return ""
+    """The deadlines of `case`: rule id, due date, explanation, status, and the
+    reminders sent about each."""
+    request = context.get("request")
+    user = context.get("user") or getattr(request, "user", None)
+    return render_to_string(
+        "deadlines/_case_panel.html",
+        {
+            "deadlines": list(selectors.case_deadlines(case)),
+            "today": selectors.today(),
+            "linkable": has_role(user, Role.SMO, Role.CLERK),
+        },
+        request=request,
+    )

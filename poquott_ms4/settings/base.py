@@ -175,6 +175,14 @@ REMINDER_BUSINESS_DAYS_BEFORE = env.list(
     "REMINDER_BUSINESS_DAYS_BEFORE", cast=int, default=[5, 1, 0]
 )
 STAFF_DIGEST_RECIPIENTS = env.list("STAFF_DIGEST_RECIPIENTS", default=[])
+# The hour (local) of the daily staff digest; after it the sweep also makes any
+# digest the beat task could not (broker down at that hour).
+STAFF_DIGEST_HOUR = env.int("STAFF_DIGEST_HOUR", default=7)
+# An unsent reminder handed to the broker this long ago is handed again by the
+# sweep (the message was lost, or the worker died before sending).
+REMINDER_REENQUEUE_AFTER_SECONDS = env.int(
+    "REMINDER_REENQUEUE_AFTER_SECONDS", default=600
+)
 
 # Content Security Policy (django-csp 4): everything from our own origin.
 CONTENT_SECURITY_POLICY = {
@@ -231,7 +239,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     "daily-staff-digest": {
         "task": "cases.tasks.send_staff_digests",
-        "schedule": crontab(hour=7, minute=0),
+        "schedule": crontab(hour=STAFF_DIGEST_HOUR, minute=0),
     },
 }
 

@@ -1,0 +1,159 @@
+"""Reads of deadlines: who sees which, the dashboard's "due this week" and
+"overdue", the staff list's filters, and who may close one."""
+
+import datetime as dt
+
+from django.contrib.auth import get_user_model
+from django.db.models import Prefetch, Q, QuerySet
+from django.utils import timezone
+
+from ..models import Deadline, Reminder
+from ..roles import Role, has_role
+
+R = Deadline.Responsible
+# The SMO follows the duties of the SMO and of the people it enforces against;
+# the clerk those of the Board and the clerk's office.
+SMO_DUTIES = (R.SMO, R.DISCHARGER, R.FACILITY)
+CLERK_DUTIES = (R.CLERK, R.BOARD)
+DUE_SOON_DAYS = 7  # "due this week": today and the six days after it
+
+
+def today() -> dt.date:
+    return timezone.localdate()
+
+
+def _with_relations(qs: QuerySet) -> QuerySet:
+    return qs.select_related("case", "assigned_to", "case__assigned_officer")
+
+
+def deadlines_for_role(user) -> QuerySet:
+    """The deadlines `user` may see on the staff list: SMO staff administer the
+    article (every deadline); the clerk sees the clerk/Board duties."""
+    if has_role(user, Role.SMO):
+        return _with_relations(Deadline.objects.all())
+    duties = CLERK_DUTIES if has_role(user, Role.CLERK) else ()
+    return _with_relations(Deadline.objects.filter(responsible__in=duties))
+
+
+def deadlines_of_user(user) -> QuerySet:
+    """The deadlines that are `user`'s to watch (dashboard, iCal, digest):
+    SMO: SMO/discharger/facility duties assigned to them, of cases assigned to
+    them, and all unassigned ones; clerk: every clerk/Board duty."""
+    q = Q(pk__in=[])
+    if has_role(user, Role.SMO):
+        unassigned = Q(assigned_to__isnull=True) & (
+            Q(case__isnull=True) | Q(case__assigned_officer__isnull=True)
+        )
+        mine = Q(assigned_to=user) | (
+            Q(assigned_to__isnull=True) & Q(case__assigned_officer=user)
+        )
+        q |= Q(responsible__in=SMO_DUTIES) & (mine | unassigned)
+    if has_role(user, Role.CLERK):
+        q |= Q(responsible__in=CLERK_DUTIES)
+    return _with_relations(Deadline.objects.filter(q))
+
+
+def overdue(qs: QuerySet, on: dt.date | None = None) -> QuerySet:
+    return qs.filter(status=Deadline.Status.OPEN, due_date__lt=on or today())
+
+
+def due_this_week(qs: QuerySet, on: dt.date | None = None) -> QuerySet:
+    start = on or today()
+    return qs.filter(
+        status=Deadline.Status.OPEN,
+        due_date__gte=start,
+        due_date__lt=start + dt.timedelta(days=DUE_SOON_DAYS),
+    )
+
+
+def dashboard_panels(user, on: dt.date | None = None) -> dict:
+    """{"overdue": [...], "due_this_week": [...]} for the dashboard and digest."""
+    mine = deadlines_of_user(user)
+    return {
+        "overdue": list(overdue(mine, on)),
+        "due_this_week": list(due_this_week(mine, on)),
+    }
+
+
+def with_reminders(qs: QuerySet) -> QuerySet:
+    return qs.prefetch_related(
+        Prefetch("reminders", queryset=Reminder.objects.order_by("created_at"))
+    )
+
+
+def case_deadlines(case) -> QuerySet:
+    """Every deadline of `case`, with the reminders sent about each."""
+    return with_reminders(_with_relations(Deadline.objects.filter(case=case)))
+
+
+FILTERS = {
+    "open": "Open",
+    "overdue": "Overdue",
+    "week": "Due this week",
+    "closed": "Met, missed or waived",
+    "all": "All",
+}
+
+
+def filter_deadlines(
+    qs: QuerySet,
+    *,
+    show: str = "open",
+    responsible: str = "",
+    rule_id: str = "",
+    mine_of=None,
+) -> QuerySet:
+    """The staff list's filters (unknown values mean "no filter")."""
+    if show == "open":
+        qs = qs.filter(status=Deadline.Status.OPEN)
+    elif show == "overdue":
+        qs = overdue(qs)
+    elif show == "week":
+        qs = due_this_week(qs)
+    elif show == "closed":
+        qs = qs.exclude(status=Deadline.Status.OPEN)
+    if responsible in R.values:
+        qs = qs.filter(responsible=responsible)
+    if rule_id:
+        qs = qs.filter(rule_id=rule_id)
+    if mine_of is not None:
+        qs = qs.filter(
+            Q(assigned_to=mine_of)
+            | Q(assigned_to__isnull=True, case__assigned_officer=mine_of)
+        )
+    return qs
+
+
+def may_close_deadline(user, deadline: Deadline) -> bool:
+    """Record met or waive: the SMO any deadline; the clerk Board/clerk duties."""
+    if has_role(user, Role.SMO):
+        return True
+    return has_role(user, Role.CLERK) and deadline.responsible in CLERK_DUTIES
+
+
+def staff_recipients(deadline: Deadline, role_users: dict) -> list:
+    """The staff users to remind about `deadline`: its assignee, else the case's
+    officer (SMO duties), else everyone of the role. `role_users` maps
+    Role → list of users (loaded once per sweep)."""
+    if deadline.assigned_to_id and deadline.assigned_to.email:
+        return [deadline.assigned_to]
+    if deadline.responsible in CLERK_DUTIES:
+        return list(role_users[Role.CLERK])
+    officer = deadline.case.assigned_officer if deadline.case_id else None
+    if officer is not None and officer.is_active and officer.email:
+        return [officer]
+    return list(role_users[Role.SMO])
+
+
+def users_by_role() -> dict:
+    """Active users with an e-mail address of the SMO and clerk groups."""
+    User = get_user_model()
+    out = {}
+    for role in (Role.SMO, Role.CLERK):
+        out[role] = list(
+            User.objects.filter(groups__name=role.value, is_active=True)
+            .exclude(email="")
+            .order_by("pk")
+            .distinct()
+        )
+    return out

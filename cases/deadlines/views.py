@@ -1,0 +1,312 @@
+"""Deadline pages: the public calculator and its JSON API, the staff list with
+met/waive actions, reminders sent, office closures, and the iCal feed."""
+
+import datetime as dt
+import re
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from ..citations import UnknownCitation, citation
+from ..models import CalendarFeedToken, Deadline, OfficeClosure, Reminder
+from ..roles import Role, has_role, role_required, user_roles
+from . import ical, selectors, services
+from .engine import RULES, UnknownRule
+from .forms import (
+    MAX_YEAR,
+    MIN_YEAR,
+    CalculatorForm,
+    ClosureForm,
+    ListFilterForm,
+    MeetForm,
+    WaiveForm,
+)
+
+READERS = (Role.SMO, Role.CLERK)
+
+
+def _citation_text(rule_id: str):
+    """The rule's Citation (section, heading) from the one table, or None."""
+    try:
+        return citation(rule_id)
+    except UnknownCitation:
+        return None
+
+
+# --- public ---------------------------------------------------------------------
+
+
+@require_GET
+def calculator(request):
+    """Rule + date → due date and how it was counted. A GET form: works
+    without JavaScript and the answer can be bookmarked."""
+    form = CalculatorForm(request.GET or None)
+    result = None
+    if form.is_valid():
+        result = services.compute_due(
+            form.cleaned_data["rule"], form.cleaned_data["event_date"]
+        )
+    return render(
+        request,
+        "deadlines/calculator.html",
+        {
+            "form": form,
+            "result": result,
+            "citation": _citation_text(result.rule_id) if result else None,
+        },
+    )
+
+
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _bad(message: str) -> JsonResponse:
+    return JsonResponse({"error": message}, status=400)
+
+
+@require_GET
+def api_compute(request):
+    """GET /api/deadlines/compute?rule=R-APL-1&from=2026-12-10[&days=N]"""
+    rule_id = request.GET.get("rule", "").strip()
+    raw_date = request.GET.get("from", "").strip()
+    if not rule_id:
+        return _bad("Give the rule id, e.g. ?rule=R-APL-1&from=2026-12-10.")
+    spec = RULES.get(rule_id)
+    if spec is None:
+        return _bad(f"Unknown rule {rule_id!r}. Known rules: {', '.join(RULES)}.")
+    if not raw_date:
+        return _bad("Give the event date as from=YYYY-MM-DD.")
+    try:
+        if not _ISO_DATE.match(raw_date):
+            raise ValueError
+        event_date = dt.date.fromisoformat(raw_date)
+    except ValueError:
+        return _bad(f"Bad date {raw_date!r}: use YYYY-MM-DD, e.g. 2026-12-10.")
+    if not MIN_YEAR <= event_date.year <= MAX_YEAR:
+        return _bad(f"Give a date between {MIN_YEAR} and {MAX_YEAR}.")
+    params = {}
+    extra = sorted(set(request.GET) - {"rule", "from"})
+    for name in extra:
+        if name != spec.parameter:
+            allowed = f"only {spec.parameter}=" if spec.parameter else "no parameters"
+            return _bad(f"{rule_id} takes {allowed}; unexpected {name}=.")
+        raw = request.GET[name].strip()
+        if not raw.isdigit() or len(raw) > 4:
+            return _bad(f"{name} must be a whole number of {spec.unit}s, got {raw!r}.")
+        params[name] = int(raw)
+    try:
+        result = services.compute_due(rule_id, event_date, **params)
+    except (UnknownRule, ValueError, OverflowError) as exc:
+        return _bad(str(exc))
+    return JsonResponse(
+        {
+            "rule": rule_id,
+            "from": event_date.isoformat(),
+            "due": result.due.isoformat(),
+            "explanation": result.explanation,
+        }
+    )
+
+
+# --- staff ----------------------------------------------------------------------
+
+
+@role_required(*READERS)
+def deadline_list(request):
+    form = ListFilterForm(request.GET or None)
+    data = form.cleaned_data if form.is_valid() else {}
+    qs = selectors.filter_deadlines(
+        selectors.deadlines_for_role(request.user),
+        show=data.get("show") or "open",
+        responsible=data.get("responsible", ""),
+        rule_id=data.get("rule", ""),
+        mine_of=request.user if data.get("mine") else None,
+    )
+    page = Paginator(selectors.with_reminders(qs), 50).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "deadlines/list.html",
+        {
+            "form": form,
+            "page": page,
+            "today": selectors.today(),
+            "query": query.urlencode(),
+        },
+    )
+
+
+def _visible_deadline(request, pk: int) -> Deadline:
+    deadline = get_object_or_404(
+        selectors.with_reminders(selectors.deadlines_for_role(request.user)), pk=pk
+    )
+    return deadline
+
+
+def _detail(request, deadline, *, meet_form=None, waive_form=None, status=200):
+    may_close = deadline.is_open and selectors.may_close_deadline(
+        request.user, deadline
+    )
+    return render(
+        request,
+        "deadlines/detail.html",
+        {
+            "d": deadline,
+            "today": selectors.today(),
+            "may_close": may_close,
+            "meet_form": meet_form or MeetForm(deadline=deadline),
+            "waive_form": waive_form or WaiveForm(),
+            "citation": _citation_text(deadline.rule_id),
+        },
+        status=status,
+    )
+
+
+@role_required(*READERS)
+def deadline_detail(request, pk: int):
+    return _detail(request, _visible_deadline(request, pk))
+
+
+def _closing(request, pk):
+    deadline = _visible_deadline(request, pk)
+    if not selectors.may_close_deadline(request.user, deadline):
+        raise PermissionDenied("Your role does not close this deadline.")
+    if not deadline.is_open:
+        messages.warning(request, "This deadline is already closed.")
+        return deadline, redirect("deadlines:detail", pk=pk)
+    return deadline, None
+
+
+@require_POST
+@role_required(*READERS)
+def deadline_meet(request, pk: int):
+    deadline, done = _closing(request, pk)
+    if done:
+        return done
+    form = MeetForm(request.POST, deadline=deadline)
+    if not form.is_valid():
+        return _detail(request, deadline, meet_form=form, status=400)
+    deadline = services.meet_deadline(
+        deadline, on=form.cleaned_data["on"], actor=request.user
+    )
+    late = " late (missed)" if deadline.status == Deadline.Status.MISSED else ""
+    messages.success(request, f"Recorded{late}: {deadline.label}.")
+    return redirect("deadlines:detail", pk=pk)
+
+
+@require_POST
+@role_required(*READERS)
+def deadline_waive(request, pk: int):
+    deadline, done = _closing(request, pk)
+    if done:
+        return done
+    form = WaiveForm(request.POST)
+    if not form.is_valid():
+        return _detail(request, deadline, waive_form=form, status=400)
+    services.waive_deadline(
+        deadline, reason=form.cleaned_data["reason"], actor=request.user
+    )
+    messages.success(request, f"Waived: {deadline.label}.")
+    return redirect("deadlines:detail", pk=pk)
+
+
+@role_required(*READERS)
+def reminders_sent(request):
+    """What was sent, to whom, when (and what is still waiting)."""
+    visible = selectors.deadlines_for_role(request.user)
+    qs = Reminder.objects.filter(deadline__in=visible.values("pk")).select_related(
+        "deadline", "deadline__case"
+    )
+    page = Paginator(qs.order_by("-created_at", "-id"), 100).get_page(
+        request.GET.get("page")
+    )
+    return render(request, "deadlines/reminders.html", {"page": page})
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(*READERS)
+def closures(request):
+    """Office closures (not business days). SMO staff add and remove them."""
+    may_edit = has_role(request.user, Role.SMO)
+    form = ClosureForm(request.POST or None)
+    if request.method == "POST":
+        if not may_edit:
+            raise PermissionDenied("Only SMO staff edit office closures.")
+        if form.is_valid():
+            try:
+                services.add_office_closure(
+                    day=form.cleaned_data["day"],
+                    reason=form.cleaned_data["reason"],
+                    actor=request.user,
+                )
+            except ValueError as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(
+                    request,
+                    f"Office closure added on {form.cleaned_data['day']:%Y-%m-%d}; "
+                    "open deadlines spanning it were recomputed.",
+                )
+                return redirect("deadlines:closures")
+    return render(
+        request,
+        "deadlines/closures.html",
+        {
+            "form": form,
+            "may_edit": may_edit,
+            "closures": OfficeClosure.objects.filter(
+                day__gte=selectors.today() - dt.timedelta(days=366)
+            ),
+        },
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@require_POST
+@role_required(Role.SMO)
+def closure_remove(request, pk: int):
+    closure = get_object_or_404(OfficeClosure, pk=pk)
+    services.remove_office_closure(closure=closure, actor=request.user)
+    messages.success(
+        request,
+        f"Office closure of {closure.day:%Y-%m-%d} removed; open deadlines "
+        "spanning it were recomputed.",
+    )
+    return redirect("deadlines:closures")
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(*Role)
+def feed_settings(request):
+    """The user's secret iCal URL; regenerating it retires the old one."""
+    if request.method == "POST":
+        token = ical.regenerate_token(request.user)
+        messages.success(
+            request, "New calendar address made; the old one no longer works."
+        )
+        return redirect("deadlines:feed_settings")
+    token = ical.token_for(request.user)
+    url = request.build_absolute_uri(
+        reverse("deadlines:ical", kwargs={"token": token.token})
+    )
+    return render(request, "deadlines/feed.html", {"token": token, "feed_url": url})
+
+
+@require_GET
+def ical_feed(request, token: str):
+    """No sign-in (calendar apps cannot): the secret token is the key."""
+    found = CalendarFeedToken.objects.select_related("user").filter(token=token).first()
+    if found is None or not user_roles(found.user):
+        raise Http404("No such calendar.")
+    response = HttpResponse(
+        ical.feed_for_user(found.user), content_type="text/calendar; charset=utf-8"
+    )
+    response["Content-Disposition"] = 'inline; filename="deadlines.ics"'
+    response["Cache-Control"] = "private, max-age=300"
+    return response

@@ -1,0 +1,198 @@
+"""The iCal feed (RFC 5545 by hand) and the dashboard / case panels per role."""
+
+import datetime as dt
+import sys
+import types
+
+import pytest
+from django.template import Context, Template
+from django.test import RequestFactory
+from django.urls import reverse
+from django.utils import timezone
+
+from cases.deadlines import ical
+from cases.models import CalendarFeedToken, Reminder
+from cases.roles import Role
+from tests.conftest import make_user
+
+from .conftest import deadline_on
+
+pytestmark = pytest.mark.django_db
+
+
+def _feed_url(user):
+    return reverse("deadlines:ical", kwargs={"token": ical.token_for(user).token})
+
+
+def _unfold(body: str) -> list[str]:
+    return body.replace("\r\n ", "").split("\r\n")
+
+
+def test_feed_is_valid_rfc5545_with_the_users_deadlines(client, smo_user, make_case):
+    case = make_case(officer=smo_user)
+    deadline = deadline_on(dt.date(2026, 12, 28), case=case)
+    deadline.explanation = "Counted; over Christmas, with a \\ and\na new line. " * 4
+    deadline.save()
+    response = client.get(_feed_url(smo_user))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/calendar; charset=utf-8"
+    body = response.content.decode()
+    raw_lines = body.split("\r\n")
+    assert body.endswith("\r\n") and "\n" not in body.replace("\r\n", "")
+    assert all(len(line.encode()) <= 75 for line in raw_lines)
+    lines = _unfold(body)
+    assert lines[0] == "BEGIN:VCALENDAR" and lines[-2] == "END:VCALENDAR"
+    assert "VERSION:2.0" in lines and any(ln.startswith("PRODID:") for ln in lines)
+    assert "DTSTART;VALUE=DATE:20261228" in lines
+    assert "DTEND;VALUE=DATE:20261229" in lines
+    assert any(ln.startswith("DTSTAMP:") and ln.endswith("Z") for ln in lines)
+    assert any(ln.startswith("UID:deadline-") for ln in lines)
+    [description] = [ln for ln in lines if ln.startswith("DESCRIPTION:")]
+    assert "Counted\\; over Christmas\\, with a \\\\ and\\na new line." in description
+    assert lines.count("BEGIN:VEVENT") == lines.count("END:VEVENT") == 1
+
+
+def test_folding_never_splits_a_multibyte_character():
+    line = "SUMMARY:" + "§" * 100
+    folded = ical.fold(line)
+    for part in folded.split("\r\n"):
+        assert len(part.encode()) <= 75
+        part.encode().decode()  # valid UTF-8 on its own
+    assert folded.replace("\r\n ", "") == line
+
+
+def test_feed_without_a_token_or_with_a_wrong_one_is_404(client, smo_user):
+    ical.token_for(smo_user)
+    assert client.get("/deadlines/ical/.ics").status_code == 404
+    assert client.get("/deadlines/ical/not-the-token.ics").status_code == 404
+
+
+def test_regenerating_the_token_retires_the_old_url(client, smo_user):
+    old = _feed_url(smo_user)
+    client.force_login(smo_user)
+    assert client.post(reverse("deadlines:feed_settings")).status_code == 302
+    client.logout()
+    assert client.get(old).status_code == 404
+    assert client.get(_feed_url(smo_user)).status_code == 200
+
+
+def test_the_feed_settings_page_shows_the_address(client, smo_user):
+    client.force_login(smo_user)
+    html = client.get(reverse("deadlines:feed_settings")).content.decode()
+    assert CalendarFeedToken.objects.get(user=smo_user).token in html
+
+
+def test_a_user_who_lost_their_role_has_no_feed(client, smo_user):
+    url = _feed_url(smo_user)
+    smo_user.groups.clear()
+    assert client.get(url).status_code == 404
+
+
+def test_provider_events_are_added_and_a_broken_provider_is_skipped(
+    client, smo_user, monkeypatch
+):
+    good = types.ModuleType("inspections.calendar")
+    good.ical_events = lambda user: [
+        {
+            "uid": "inspection-7@poquott",
+            "start": timezone.make_aware(dt.datetime(2026, 12, 14, 10, 30)),
+            "summary": "Inspection, 12 Main St",
+            "description": "Bring sample bottles",
+            "url": "http://127.0.0.1:8000/inspections/7/",
+        },
+        {"uid": "", "start": None, "summary": "bad"},
+    ]
+    broken = types.ModuleType("enforcement.calendar")
+
+    def explode(user):
+        raise RuntimeError("provider bug")
+
+    broken.ical_events = explode
+    monkeypatch.setitem(sys.modules, "inspections.calendar", good)
+    monkeypatch.setitem(sys.modules, "enforcement.calendar", broken)
+    lines = _unfold(client.get(_feed_url(smo_user)).content.decode())
+    assert "UID:inspection-7@poquott" in lines
+    assert "DTSTART:20261214T153000Z" in lines  # 10:30 EST is 15:30 UTC
+    assert "SUMMARY:Inspection\\, 12 Main St" in lines
+    assert lines.count("BEGIN:VEVENT") == 1
+
+
+# --- panels ---------------------------------------------------------------------
+
+
+def _render(tpl, user, **ctx):
+    request = RequestFactory().get("/staff/")
+    request.user = user
+    return Template("{% load deadline_tags %}" + tpl).render(
+        Context({"request": request, "user": user, **ctx})
+    )
+
+
+def test_dashboard_panels_per_role(smo_user, clerk_user, make_case):
+    other = make_user("smo2", Role.SMO)
+    today = timezone.localdate()
+    mine = make_case(officer=smo_user, summary="Mine")
+    theirs = make_case(officer=other, summary="Theirs")
+    deadline_on(today + dt.timedelta(days=2), case=mine, rule_id="R-SPL-3")
+    deadline_on(today - dt.timedelta(days=1), case=mine, rule_id="R-COR-1")
+    deadline_on(today + dt.timedelta(days=1), case=theirs, rule_id="R-NOV-2")
+    deadline_on(today + dt.timedelta(days=3), rule_id="R-SUS-1")  # unassigned
+    deadline_on(today, rule_id="R-APL-2", responsible="board")
+    deadline_on(today + dt.timedelta(days=30), rule_id="R-BMP-1", case=mine)
+
+    smo_html = _render("{% dashboard_deadline_panels %}", smo_user)
+    assert "R-SPL-3" in smo_html and "R-COR-1" in smo_html and "R-SUS-1" in smo_html
+    assert "R-NOV-2" not in smo_html  # another officer's case
+    assert "R-APL-2" not in smo_html and "R-BMP-1" not in smo_html
+    overdue_part = smo_html.split("Due this week")[0]
+    assert "R-COR-1" in overdue_part and "R-SPL-3" not in overdue_part
+
+    clerk_html = _render("{% dashboard_deadline_panels %}", clerk_user)
+    assert "R-APL-2" in clerk_html and "R-SPL-3" not in clerk_html
+
+
+def test_dashboard_panel_of_an_attorney_is_only_the_feed_link(attorney_user):
+    deadline_on(timezone.localdate(), rule_id="R-APL-2", responsible="board")
+    html = _render("{% dashboard_deadline_panels %}", attorney_user)
+    assert "R-APL-2" not in html and "calendar feed" in html
+
+
+def test_case_panel_shows_each_deadline_with_reminders(
+    smo_user, make_case, django_assert_max_num_queries
+):
+    case = make_case(officer=smo_user)
+    d = deadline_on(dt.date(2026, 12, 28), case=case, rule_id="R-APL-1")
+    d2 = deadline_on(dt.date(2026, 12, 29), case=case, rule_id="R-APL-2")
+    for x in (d, d2):
+        Reminder.objects.create(
+            deadline=x,
+            kind="before-1",
+            recipient="smo@poquott.example",
+            sent_at=timezone.now(),
+        )
+    with django_assert_max_num_queries(4):
+        html = _render("{% case_deadlines_panel case %}", smo_user, case=case)
+    assert "R-APL-1" in html and "Mon 2026-12-28" in html
+    assert "R-APL-1 explanation." in html
+    assert "1 business day before → smo@poquott.example: sent" in html
+
+
+def test_adding_a_closure_in_the_admin_recomputes_deadlines(
+    client, superuser, make_case
+):
+    from cases.deadlines import services
+
+    case = make_case()
+    deadline = services.open_deadline(
+        rule_id="R-SPL-4", event_date=dt.date(2026, 3, 2), source=case, case=case
+    )
+    client.force_login(superuser)
+    response = client.post(
+        reverse("admin:cases_officeclosure_add"),
+        {"day": "2026-03-04", "reason": "Snow emergency"},
+    )
+    assert response.status_code == 302
+    deadline.refresh_from_db()
+    assert deadline.due_date == dt.date(2026, 3, 6)
+    assert client.get(reverse("admin:cases_deadline_changelist")).status_code == 200
+    assert client.get(reverse("admin:cases_deadline_add")).status_code == 403

@@ -1,0 +1,275 @@
+"""The deadline pages: calculator and API (with their errors), the staff list
+and its actions, office closures, reminders sent; a URL × role table."""
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from cases.deadlines import services
+from cases.models import CaseEvent, Deadline, OfficeClosure, Reminder
+
+from .conftest import deadline_on
+
+pytestmark = pytest.mark.django_db
+
+API = "/api/deadlines/compute"
+
+
+# --- the API --------------------------------------------------------------------
+
+
+def test_api_computes_the_appeal_deadline_over_christmas(client):
+    response = client.get(API, {"rule": "R-APL-1", "from": "2026-12-10"})
+    assert response.status_code == 200
+    data = response.json()
+    assert set(data) == {"rule", "from", "due", "explanation"}
+    assert (data["rule"], data["from"], data["due"]) == (
+        "R-APL-1",
+        "2026-12-10",
+        "2026-12-28",
+    )
+    assert "Christmas Day" in data["explanation"]
+    assert "GCL § 25-a" in data["explanation"]
+
+
+def test_api_counts_an_office_closure(client, smo_user):
+    services.add_office_closure(
+        day=dt.date(2026, 3, 4), reason="Snow emergency", actor=smo_user
+    )
+    data = client.get(API, {"rule": "R-SPL-4", "from": "2026-03-02"}).json()
+    assert data["due"] == "2026-03-06"
+
+
+def test_api_accepts_the_days_of_a_notice_of_violation(client):
+    # R-NOV-2 with days=30: 30 days after Mon 2026-03-02 is Wed 2026-04-01.
+    data = client.get(API, {"rule": "R-NOV-2", "from": "2026-03-02", "days": "30"})
+    assert data.json()["due"] == "2026-04-01"
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ({"rule": "R-XYZ-9", "from": "2026-12-10"}, "Unknown rule 'R-XYZ-9'"),
+        ({"from": "2026-12-10"}, "Give the rule id"),
+        ({"rule": "R-APL-1"}, "Give the event date"),
+        ({"rule": "R-APL-1", "from": "2026-02-30"}, "Bad date '2026-02-30'"),
+        ({"rule": "R-APL-1", "from": "10/12/2026"}, "Bad date"),
+        ({"rule": "R-APL-1", "from": "20261210"}, "Bad date"),
+        ({"rule": "R-APL-1", "from": "0001-01-01"}, "between 1990 and 2100"),
+        ({"rule": "R-NOV-2", "from": "2026-12-10"}, "needs days="),
+        ({"rule": "R-NOV-2", "from": "2026-12-10", "days": "ten"}, "whole number"),
+        ({"rule": "R-NOV-2", "from": "2026-12-10", "days": "0"}, "at least 1"),
+        ({"rule": "R-APL-1", "from": "2026-12-10", "days": "3"}, "no parameters"),
+        ({"rule": "R-NOV-2", "from": "2026-12-10", "months": "3"}, "only days="),
+    ],
+)
+def test_api_answers_bad_input_with_400_and_a_clear_message(client, query, message):
+    response = client.get(API, query)
+    assert response.status_code == 400
+    assert message in response.json()["error"]
+
+
+# --- the calculator page --------------------------------------------------------
+
+
+def test_calculator_page_shows_the_due_date_and_explanation_without_js(client):
+    url = reverse("deadlines:calculator")
+    html = client.get(url, {"rule": "R-APL-1", "event_date": "2026-12-10"}).content
+    html = html.decode()
+    assert 'data-due="2026-12-28"' in html
+    assert "Christmas Day" in html
+    assert "<script" not in html.split("</main>")[0].split("<main")[1]
+
+
+def test_calculator_offers_only_rules_with_a_fixed_or_default_period(client):
+    html = client.get(reverse("deadlines:calculator")).content.decode()
+    assert 'value="R-APL-1"' in html
+    assert 'value="R-NOV-2"' not in html
+
+
+def test_calculator_keeps_the_input_on_a_bad_date(client):
+    response = client.get(
+        reverse("deadlines:calculator"), {"rule": "R-APL-2", "event_date": "nope"}
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Enter a valid date" in html
+    assert 'value="R-APL-2" selected' in html
+    assert "data-due=" not in html
+
+
+# --- URL × role -----------------------------------------------------------------
+
+ROLES = ["anonymous", "no_role", "smo", "clerk", "attorney", "inspector", "superuser"]
+READERS = {"smo", "clerk", "superuser"}
+STAFF = {"smo", "clerk", "attorney", "inspector", "superuser"}
+
+
+def _pages(deadline):
+    return {
+        reverse("deadlines:calculator"): set(ROLES),
+        reverse("deadlines:list"): READERS,
+        reverse("deadlines:detail", args=[deadline.pk]): READERS,
+        reverse("deadlines:reminders"): READERS,
+        reverse("deadlines:closures"): READERS,
+        reverse("deadlines:feed_settings"): STAFF,
+    }
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_url_role_table(client_as, role):
+    deadline = deadline_on(dt.date(2026, 12, 28), responsible="board")
+    client = client_as(role)
+    for url, allowed in _pages(deadline).items():
+        status = client.get(url).status_code
+        if role in allowed or url == reverse("deadlines:calculator"):
+            expected = 200
+        elif role == "anonymous":
+            expected = 302
+        else:
+            expected = 403
+        assert status == expected, (url, role, status)
+    api = client.get(API, {"rule": "R-APL-1", "from": "2026-12-10"})
+    assert api.status_code == 200
+
+
+def test_clerk_does_not_see_an_smo_deadline_page(client_as):
+    deadline = deadline_on(dt.date(2026, 12, 28), responsible="smo")
+    board = deadline_on(dt.date(2026, 12, 28), responsible="board", purpose="b")
+    client = client_as("clerk")
+    assert (
+        client.get(reverse("deadlines:detail", args=[deadline.pk])).status_code == 404
+    )
+    assert client.get(reverse("deadlines:detail", args=[board.pk])).status_code == 200
+
+
+# --- the list and its actions ---------------------------------------------------
+
+
+def test_list_filters_overdue_and_shows_the_explanation(smo_client):
+    today = timezone.localdate()
+    deadline_on(today - dt.timedelta(days=2), purpose="late")
+    deadline_on(today + dt.timedelta(days=40), purpose="later")
+    html = smo_client.get(reverse("deadlines:list"), {"show": "overdue"}).content
+    html = html.decode()
+    assert html.count("R-SPL-4 explanation.") == 1
+    assert "Overdue" in html
+
+
+def test_list_queries_do_not_grow_with_rows(smo_client, django_assert_max_num_queries):
+    today = timezone.localdate()
+    for i in range(30):
+        d = deadline_on(today + dt.timedelta(days=i), purpose=f"p{i}")
+        Reminder.objects.create(deadline=d, kind="before-5", recipient="a@b.example")
+    with django_assert_max_num_queries(12):
+        assert smo_client.get(reverse("deadlines:list")).status_code == 200
+
+
+def test_smo_records_a_deadline_met_late_and_it_is_missed(smo_client, make_case):
+    case = make_case()
+    deadline = deadline_on(dt.date(2026, 3, 5), case=case)
+    response = smo_client.post(
+        reverse("deadlines:meet", args=[deadline.pk]), {"on": "2026-03-09"}
+    )
+    assert response.status_code == 302
+    deadline.refresh_from_db()
+    assert deadline.status == Deadline.Status.MISSED
+    assert deadline.met_on == dt.date(2026, 3, 9)
+    assert CaseEvent.objects.filter(case=case, summary__contains="(late)").exists()
+
+
+def test_a_met_date_in_the_future_is_refused_and_the_input_kept(smo_client):
+    deadline = deadline_on(timezone.localdate())
+    future = (timezone.localdate() + dt.timedelta(days=3)).isoformat()
+    response = smo_client.post(
+        reverse("deadlines:meet", args=[deadline.pk]), {"on": future}
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "cannot be in the future" in html and f'value="{future}"' in html
+    deadline.refresh_from_db()
+    assert deadline.is_open
+
+
+def test_waiving_needs_a_reason(smo_client):
+    deadline = deadline_on(timezone.localdate())
+    url = reverse("deadlines:waive", args=[deadline.pk])
+    assert smo_client.post(url, {"reason": "   "}).status_code == 400
+    assert smo_client.post(url, {"reason": "Notice withdrawn"}).status_code == 302
+    deadline.refresh_from_db()
+    assert (deadline.status, deadline.waived_reason) == ("waived", "Notice withdrawn")
+
+
+def test_clerk_may_close_a_board_duty_but_not_an_smo_duty(client_as):
+    board = deadline_on(timezone.localdate(), responsible="board", rule_id="R-APL-2")
+    smo = deadline_on(timezone.localdate(), responsible="smo")
+    client = client_as("clerk")
+    ok = client.post(reverse("deadlines:waive", args=[board.pk]), {"reason": "x"})
+    assert ok.status_code == 302
+    refused = client.post(reverse("deadlines:waive", args=[smo.pk]), {"reason": "x"})
+    assert refused.status_code == 404  # not even visible to the clerk
+    smo.refresh_from_db()
+    assert smo.is_open
+
+
+def test_closing_a_closed_deadline_is_a_message_not_an_error(smo_client):
+    deadline = deadline_on(timezone.localdate())
+    url = reverse("deadlines:waive", args=[deadline.pk])
+    smo_client.post(url, {"reason": "first"})
+    response = smo_client.post(url, {"reason": "second"}, follow=True)
+    assert "already closed" in response.content.decode()
+    deadline.refresh_from_db()
+    assert deadline.waived_reason == "first"
+
+
+# --- closures and reminders pages -----------------------------------------------
+
+
+def test_smo_adds_a_closure_on_the_page_and_the_deadline_moves(smo_client, make_case):
+    case = make_case()
+    deadline = services.open_deadline(
+        rule_id="R-SPL-4", event_date=dt.date(2026, 3, 2), source=case, case=case
+    )
+    response = smo_client.post(
+        reverse("deadlines:closures"), {"day": "2026-03-04", "reason": "Snow"}
+    )
+    assert response.status_code == 302
+    deadline.refresh_from_db()
+    assert deadline.due_date == dt.date(2026, 3, 6)
+    closure = OfficeClosure.objects.get()
+    smo_client.post(reverse("deadlines:closure_remove", args=[closure.pk]))
+    deadline.refresh_from_db()
+    assert deadline.due_date == dt.date(2026, 3, 5)
+
+
+def test_clerk_cannot_add_a_closure(client_as):
+    client = client_as("clerk")
+    response = client.post(
+        reverse("deadlines:closures"), {"day": "2026-03-04", "reason": "Snow"}
+    )
+    assert response.status_code == 403
+    assert not OfficeClosure.objects.exists()
+
+
+def test_a_bad_closure_keeps_the_input(smo_client):
+    response = smo_client.post(
+        reverse("deadlines:closures"), {"day": "2026-13-40", "reason": "Snow day"}
+    )
+    assert response.status_code == 400
+    assert 'value="Snow day"' in response.content.decode()
+
+
+def test_reminders_page_says_what_was_sent_to_whom_and_when(smo_client):
+    deadline = deadline_on(timezone.localdate())
+    Reminder.objects.create(
+        deadline=deadline,
+        kind="before-1",
+        recipient="smo@poquott.example",
+        sent_at=timezone.now(),
+    )
+    Reminder.objects.create(deadline=deadline, kind="due-today", recipient="x@y.org")
+    html = smo_client.get(reverse("deadlines:reminders")).content.decode()
+    assert "smo@poquott.example" in html and "1 business day before" in html
+    assert "not sent yet" in html
