@@ -256,7 +256,16 @@ class ReportForm(forms.Form):
                 ),
             )
         lat, lon = data.get("latitude"), data.get("longitude")
-        if (lat is None) != (lon is None):
+        if self.has_error("latitude") or self.has_error("longitude"):
+            # Hidden inputs: say it where the resident is looking.
+            self.add_error(
+                "address",
+                ValidationError(
+                    "The map pin could not be read; drop it again or type the address.",
+                    code="bad_pin",
+                ),
+            )
+        elif (lat is None) != (lon is None):
             self.add_error("address", "The map pin was incomplete; drop it again.")
         elif lat is not None and not in_bounds(lat, lon):
             self.add_error("address", ValidationError(OUT_OF_BOUNDS, code="bounds"))
