@@ -68,6 +68,7 @@ def load(stdout):
         categories = spec.pop("categories")
         hours_ago = spec.pop("hours_ago")
         entered_by = spec.pop("entered_by", None)
+        spec.setdefault("service_code", categories[0])
         report = Report(
             tracking_code=code,
             received_at=now - timezone.timedelta(hours=hours_ago),

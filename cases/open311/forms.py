@@ -26,7 +26,10 @@ class Open311Invalid(Exception):
 
 def parse_datetime_param(raw: str):
     """ISO 8601; a time without a zone is read in the village's zone."""
-    value = parse_datetime(raw.strip().replace(" ", "+")) if raw else None
+    try:
+        value = parse_datetime(raw.strip().replace(" ", "+")) if raw else None
+    except ValueError:  # well-formed but impossible, e.g. month 13
+        return None
     if value is None:
         return None
     if timezone.is_naive(value):

@@ -58,6 +58,11 @@ def report_submit(
         raise ReportRefused("A phone, walk-in or e-mail report needs the staff member.")
     if channel == Report.Channel.OPEN311 and api_client is None:
         raise ReportRefused("An Open311 report needs its API client.")
+    if not service_code:
+        # Every report has its Open311 service: the first category ticked (in
+        # the office's order), or "other".
+        ordered = sorted(pollutant_categories, key=lambda c: (c.sort_order, c.name))
+        service_code = ordered[0].code if ordered else "other"
     with transaction.atomic():
         report = Report(
             channel=channel,
