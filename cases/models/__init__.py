@@ -17,7 +17,7 @@ from .events import AppendOnlyError, CaseEvent
 from .premises import Outfall, Party, Premises
 from .records import Attachment, CaseParty, Delegation, Note
 from .reference import Citation, ExemptCategory, PollutantCategory
-from .reports import ApiKey, Report, ReportPhoto
+from .reports import ApiKey, Report, ReportNotification, ReportPhoto
 
 __all__ = [
     "CLOSED_STATUSES",
@@ -44,6 +44,7 @@ __all__ = [
     "Premises",
     "Reminder",
     "Report",
+    "ReportNotification",
     "ReportPhoto",
     "StaffDigest",
 ]

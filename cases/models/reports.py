@@ -76,6 +76,11 @@ class Report(models.Model):
 
     # Open311 bookkeeping.
     service_code = models.CharField(max_length=40, blank=True)
+    media_url = models.URLField(
+        max_length=500,
+        blank=True,
+        help_text="A photo link an Open311 client sent; never fetched by the server.",
+    )
     api_client = models.ForeignKey(
         "cases.ApiKey",
         null=True,
@@ -137,3 +142,24 @@ class ApiKey(models.Model):
 
     def __str__(self):
         return self.client_name
+
+
+class ReportNotification(models.Model):
+    """A status-change e-mail sent to an opted-in reporter: one per (report, public
+    status), so a repeated call or a re-run never e-mails twice."""
+
+    report = models.ForeignKey(
+        Report, on_delete=models.CASCADE, related_name="notifications"
+    )
+    status = models.CharField(max_length=32)
+    sent_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["report", "status"], name="report_notification_once"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.report_id}: {self.status}"

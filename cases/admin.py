@@ -1,0 +1,3 @@
+"""Admin registrations, one module per area."""
+
+from . import admin_reports  # noqa: F401

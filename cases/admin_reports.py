@@ -1,0 +1,136 @@
+"""Admin for reports, their photos (originals read-only, downloaded through the
+SMO-only view) and Open311 API keys (one per client, revocable)."""
+
+import secrets
+
+from django.contrib import admin, messages
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
+
+from .models import ApiKey, Report, ReportNotification, ReportPhoto
+
+
+class ReportPhotoInline(admin.TabularInline):
+    model = ReportPhoto
+    extra = 0
+    can_delete = False
+    fields = ["view_links", "original_name", "original_sha256", "width", "height"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="Files")
+    def view_links(self, photo):
+        return _photo_links(photo)
+
+
+def _photo_links(photo):
+    return format_html(
+        '<a href="{}">display copy</a> · <a href="{}">original</a>',
+        reverse("reports:photo", args=[photo.pk]),
+        reverse("reports:photo_original", args=[photo.pk]),
+    )
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):
+    list_display = ["tracking_code", "received_at", "channel", "address", "case"]
+    list_filter = ["channel", ("case", admin.EmptyFieldListFilter)]
+    search_fields = ["tracking_code", "address", "description"]
+    date_hierarchy = "received_at"
+    inlines = [ReportPhotoInline]
+    readonly_fields = [
+        "tracking_code",
+        "channel",
+        "received_at",
+        "entered_by",
+        "api_client",
+        "service_code",
+        "media_url",
+    ]
+    raw_id_fields = ["case"]
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # reports are records of the village
+
+    def has_add_permission(self, request):
+        return False  # through the form, staff entry or Open311
+
+
+@admin.register(ReportPhoto)
+class ReportPhotoAdmin(admin.ModelAdmin):
+    list_display = ["pk", "report", "original_name", "uploaded_at"]
+    fields = [
+        "report",
+        "files",
+        "original_name",
+        "original_sha256",
+        "width",
+        "height",
+        "uploaded_at",
+    ]
+    readonly_fields = fields
+
+    @admin.display(description="Files")
+    def files(self, photo):
+        return _photo_links(photo)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ReportNotification)
+class ReportNotificationAdmin(admin.ModelAdmin):
+    list_display = ["report", "status", "sent_at"]
+    readonly_fields = ["report", "status", "sent_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(ApiKey)
+class ApiKeyAdmin(admin.ModelAdmin):
+    list_display = [
+        "client_name",
+        "contact_email",
+        "active",
+        "created_at",
+        "revoked_at",
+    ]
+    list_filter = ["active"]
+    readonly_fields = ["key", "created_at", "revoked_at"]
+    fields = [
+        "client_name",
+        "contact_email",
+        "key",
+        "active",
+        "created_at",
+        "revoked_at",
+    ]
+    actions = ["revoke"]
+
+    def save_model(self, request, obj, form, change):
+        if not obj.key:
+            obj.key = secrets.token_urlsafe(32)
+            messages.info(request, f"New key for {obj.client_name}: {obj.key}")
+        if change and "active" in form.changed_data and not obj.active:
+            obj.revoked_at = timezone.now()
+        super().save_model(request, obj, form, change)
+
+    @admin.action(description="Revoke the selected keys")
+    def revoke(self, request, queryset):
+        count = queryset.filter(active=True).update(
+            active=False, revoked_at=timezone.now()
+        )
+        self.message_user(request, f"{count} key(s) revoked.")
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # revoke instead: reports keep pointing at their client

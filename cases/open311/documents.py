@@ -1,0 +1,156 @@
+"""The GeoReport v2 documents: discovery, services, service definitions and
+service requests, as plain data for serializers.respond.
+
+Service requests carry the same facts as the public status page and nothing
+more: no reporter name, e-mail or phone, no description (residents' words can
+name neighbours), no photos, no case number or staff-only notes."""
+
+from django.conf import settings
+from django.urls import reverse
+
+from ..models import PollutantCategory, Report
+from ..reports import public_status
+from ..reports.forms import COLOUR_CHOICES, FLOW_CHOICES, ODOUR_CHOICES
+from .serializers import iso
+
+SPEC_URL = "http://wiki.open311.org/GeoReport_v2"
+CHANGESET = "2026-01-01T00:00:00-05:00"  # bump when services or attributes change
+AGENCY = "Village of Poquott — Stormwater Management Officer"
+HAZARD_NOTICE = (
+    "A hazardous spill (fuel, chemicals, anything that harms people) must be "
+    "reported to 911 immediately (Poquott Code § 132-12, R-SPL-2); this service "
+    "is for everything else."
+)
+
+YES_NO = [("yes", "Yes"), ("no", "No")]
+
+# The screening signs as Open311 attributes: (code, description, values or None
+# for a datetime, Report field).
+ATTRIBUTES = [
+    ("colour", "Colour of the water", COLOUR_CHOICES),
+    ("odour", "Smell", ODOUR_CHOICES),
+    ("sheen", "A rainbow sheen on the water", YES_NO),
+    ("suds", "Suds or foam", YES_NO),
+    ("floatables", "Floating trash, grease or other floating matter", YES_NO),
+    ("flow", "Water flowing out of the pipe or drain in dry weather", FLOW_CHOICES),
+    ("observed_at", "When it was seen (ISO 8601 date and time)", None),
+]
+
+
+def discovery() -> dict:
+    site = settings.VILLAGE["site_url"]
+    village = settings.VILLAGE
+    return {
+        "changeset": CHANGESET,
+        "contact": f"{village['smo_name']}, {village['smo_email']}, "
+        f"{village['smo_phone']}",
+        "key_service": f"Ask {village['smo_email']} for an API key (one per client).",
+        "endpoints": [
+            {
+                "specification": SPEC_URL,
+                "url": site
+                + reverse("open311:discovery", kwargs={"fmt": "json"}).rsplit("/", 1)[
+                    0
+                ],
+                "changeset": CHANGESET,
+                "type": "production",
+                "formats": ["text/xml", "application/json"],
+            }
+        ],
+    }
+
+
+def service(category: PollutantCategory) -> dict:
+    description = category.plain_name
+    if category.hazardous:
+        description = f"{description}. {HAZARD_NOTICE}"
+    return {
+        "service_code": category.code,
+        "service_name": category.name,
+        "description": description,
+        "metadata": True,
+        "type": "batch",
+        "keywords": "stormwater, illicit discharge, storm drain",
+        "group": "Hazardous — call 911 first"
+        if category.hazardous
+        else "Stormwater discharge",
+    }
+
+
+def services() -> list[dict]:
+    return [service(c) for c in PollutantCategory.objects.filter(active=True)]
+
+
+def definition(category: PollutantCategory) -> dict:
+    attributes = []
+    for order, (code, description, values) in enumerate(ATTRIBUTES, start=1):
+        attribute = {
+            "variable": True,
+            "code": code,
+            "datatype": "datetime" if values is None else "singlevaluelist",
+            "required": False,
+            "datatype_description": "ISO 8601, e.g. 2026-05-04T09:30:00-04:00"
+            if values is None
+            else "",
+            "order": order,
+            "description": description,
+        }
+        if values is not None:
+            attribute["values"] = [
+                {"key": key, "name": name} for key, name in values if key
+            ]
+        attributes.append(attribute)
+    return {"service_code": category.code, "attributes": attributes}
+
+
+def _service_code(report: Report) -> str:
+    if report.service_code:
+        return report.service_code
+    categories = list(report.pollutant_categories.all())
+    return categories[0].code if categories else "other"
+
+
+def _status_notes(report: Report, status) -> str:
+    case = public_status.effective_case(report.case)
+    notes = getattr(case, "public_notes", None) if case is not None else None
+    if notes:
+        return notes[-1].text
+    return status.explanation
+
+
+def _updated(report: Report):
+    case = public_status.effective_case(report.case)
+    moments = [report.received_at, report.attached_at]
+    if case is not None:
+        moments.append(case.closed_at)
+        moments.extend(n.created_at for n in getattr(case, "public_notes", []))
+    return max(m for m in moments if m is not None)
+
+
+def service_request(report: Report, names: dict[str, str]) -> dict:
+    """One report as a GeoReport v2 service request (public facts only)."""
+    status = public_status.for_report(report)
+    code = _service_code(report)
+    return {
+        "service_request_id": str(report.pk),
+        "status": status.open311,
+        "status_notes": f"{status.label}. {_status_notes(report, status)}",
+        "service_name": names.get(code, code),
+        "service_code": code,
+        "description": None,
+        "agency_responsible": AGENCY,
+        "service_notice": None,
+        "requested_datetime": iso(report.received_at),
+        "updated_datetime": iso(_updated(report)),
+        "expected_datetime": None,
+        "address": report.address or None,
+        "address_id": None,
+        "zipcode": None,
+        "lat": float(report.latitude) if report.latitude is not None else None,
+        "long": float(report.longitude) if report.longitude is not None else None,
+        "media_url": None,
+    }
+
+
+def service_names() -> dict[str, str]:
+    return dict(PollutantCategory.objects.values_list("code", "name"))

@@ -1,0 +1,147 @@
+"""Validating an Open311 POST service request into the fields of a Report.
+
+Same limits as the web form (4,000-character description, the Poquott box, the
+photo checks of cases.uploads); each problem becomes one GeoReport v2 error."""
+
+from decimal import Decimal, InvalidOperation
+
+from django.core.exceptions import ValidationError
+from django.core.validators import EmailValidator, URLValidator
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from ..models import PollutantCategory
+from ..reports.forms import DESCRIPTION_MAX, OUT_OF_BOUNDS, in_bounds
+from ..uploads import process_image_upload
+from .documents import ATTRIBUTES
+
+BOOL_ATTRIBUTES = {"sheen", "suds", "floatables"}
+
+
+class Open311Invalid(Exception):
+    def __init__(self, messages: list[str]):
+        super().__init__("; ".join(messages))
+        self.messages = messages
+
+
+def parse_datetime_param(raw: str):
+    """ISO 8601; a time without a zone is read in the village's zone."""
+    try:
+        value = parse_datetime(raw.strip().replace(" ", "+")) if raw else None
+    except ValueError:  # well-formed but impossible, e.g. month 13
+        return None
+    if value is None:
+        return None
+    if timezone.is_naive(value):
+        value = timezone.make_aware(value)
+    return value
+
+
+def parse_request(data, files) -> dict:
+    """POST parameters → report_submit keyword arguments. Raises Open311Invalid."""
+    problems = []
+    code = (data.get("service_code") or "").strip()
+    category = None
+    if not code:
+        problems.append("service_code was not provided.")
+    else:
+        category = PollutantCategory.objects.filter(code=code, active=True).first()
+        if category is None:
+            problems.append(f"service_code {code[:40]!r} was not found.")
+
+    lat_raw, lon_raw = data.get("lat", "").strip(), data.get("long", "").strip()
+    address = (data.get("address_string") or "").strip()
+    lat = lon = None
+    if lat_raw or lon_raw:
+        try:
+            lat, lon = Decimal(lat_raw), Decimal(lon_raw)
+            if not (lat.is_finite() and lon.is_finite()):
+                raise InvalidOperation
+            lat, lon = round(lat, 6), round(lon, 6)
+        except InvalidOperation:
+            problems.append("lat and long must both be decimal degrees.")
+            lat = lon = None
+        else:
+            if not in_bounds(lat, lon):
+                problems.append(OUT_OF_BOUNDS)
+    if len(address) > 200:
+        problems.append("address_string is longer than 200 characters.")
+    if lat is None and lon is None and not address and not problems:
+        if data.get("address_id"):
+            problems.append(
+                "address_id is not supported; send lat/long or address_string."
+            )
+        else:
+            problems.append("A location is required: lat and long, or address_string.")
+
+    description = (data.get("description") or "").strip()
+    if len(description) > DESCRIPTION_MAX:
+        problems.append(f"description is longer than {DESCRIPTION_MAX} characters.")
+
+    email = (data.get("email") or "").strip()
+    if email:
+        try:
+            EmailValidator()(email)
+        except ValidationError:
+            problems.append("email is not a valid e-mail address.")
+    media_url = (data.get("media_url") or "").strip()
+    if media_url:
+        try:
+            URLValidator(schemes=["http", "https"])(media_url)
+        except ValidationError:
+            problems.append("media_url is not a valid http(s) URL.")
+        if len(media_url) > 500:
+            problems.append("media_url is longer than 500 characters.")
+
+    fields = {
+        "description": description,
+        "address": address[:200],
+        "latitude": lat,
+        "longitude": lon,
+        "reporter_name": " ".join(
+            p for p in (data.get("first_name", ""), data.get("last_name", "")) if p
+        ).strip()[:120],
+        "reporter_email": email,
+        "reporter_phone": (data.get("phone") or "").strip()[:40],
+        "wants_updates": False,
+        "media_url": media_url[:500],
+    }
+    for attr_code, _description, values in ATTRIBUTES:
+        raw = (data.get(f"attribute[{attr_code}]") or "").strip()
+        if not raw:
+            continue
+        if values is None:
+            when = parse_datetime_param(raw)
+            if when is None:
+                problems.append(f"attribute[{attr_code}] must be an ISO 8601 datetime.")
+            elif when > timezone.now() + timezone.timedelta(minutes=10):
+                problems.append(f"attribute[{attr_code}] is in the future.")
+            else:
+                fields["observed_at"] = when
+            continue
+        keys = {key for key, _name in values if key}
+        if raw not in keys:
+            problems.append(
+                f"attribute[{attr_code}] must be one of: {', '.join(sorted(keys))}."
+            )
+            continue
+        fields[attr_code] = raw == "yes" if attr_code in BOOL_ATTRIBUTES else raw
+
+    photos = []
+    media = files.getlist("media") if files else []
+    if len(media) > 1:
+        problems.append("Send one media file per request.")
+    for upload in media[:1]:
+        try:
+            photos.append(process_image_upload(upload))
+        except ValidationError as exc:
+            problems.extend(f"media: {m}" for m in exc.messages)
+
+    if problems:
+        raise Open311Invalid(problems)
+    return {
+        "fields": fields,
+        "pollutant_categories": [category],
+        "photos": photos,
+        "service_code": code,
+    }

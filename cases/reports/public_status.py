@@ -1,0 +1,106 @@
+"""What a resident (or an Open311 client) may know about a report's progress.
+
+The one mapping from the case's workflow status to plain words. Everything shown
+publicly is derived here: never names, contacts, other reports, the case number or
+staff-only fields. Used by the status page, the status-change e-mail and Open311."""
+
+from dataclasses import dataclass
+
+from ..models import CaseStatus
+
+
+@dataclass(frozen=True)
+class PublicStatus:
+    key: str  # stable: stored on ReportNotification, used in tests
+    label: str  # what the resident reads
+    explanation: str
+    open311: str  # "open" or "closed" (GeoReport v2)
+
+
+RECEIVED = PublicStatus(
+    "received",
+    "Received",
+    "Your report is waiting for the Stormwater Management Officer to review it.",
+    "open",
+)
+INVESTIGATING = PublicStatus(
+    "investigating",
+    "Being investigated",
+    "The Stormwater Management Officer is looking into what you reported.",
+    "open",
+)
+BEING_ADDRESSED = PublicStatus(
+    "being_addressed",
+    "Being addressed",
+    "The officer found a problem and is working to have it corrected.",
+    "open",
+)
+RESOLVED = PublicStatus(
+    "resolved",
+    "Resolved",
+    "The problem was corrected and the correction checked.",
+    "closed",
+)
+NOT_A_VIOLATION = PublicStatus(
+    "not_a_violation",
+    "Closed — not a violation",
+    "The officer looked into it and found no illicit discharge, or found that "
+    "the discharge is one the law allows.",
+    "closed",
+)
+REFERRED = PublicStatus(
+    "referred",
+    "Referred to another agency",
+    "This is handled by another agency; the officer passed your report on.",
+    "closed",
+)
+COMBINED = PublicStatus(
+    "combined",
+    "Combined with another report",
+    "Someone reported the same problem; both reports are handled together.",
+    "closed",
+)
+
+BY_CASE_STATUS = {
+    CaseStatus.NEW: RECEIVED,
+    CaseStatus.INVESTIGATING: INVESTIGATING,
+    CaseStatus.VIOLATION_CONFIRMED: BEING_ADDRESSED,
+    CaseStatus.ENFORCEMENT: BEING_ADDRESSED,
+    CaseStatus.RESOLVED: RESOLVED,
+    CaseStatus.UNFOUNDED: NOT_A_VIOLATION,
+    CaseStatus.EXEMPT: NOT_A_VIOLATION,
+    CaseStatus.REFERRED: REFERRED,
+    CaseStatus.DUPLICATE: COMBINED,
+}
+ALL = (
+    RECEIVED,
+    INVESTIGATING,
+    BEING_ADDRESSED,
+    RESOLVED,
+    NOT_A_VIOLATION,
+    REFERRED,
+    COMBINED,
+)
+
+
+def effective_case(case):
+    """The case whose progress the resident follows: a duplicate follows the case
+    it was merged into (one hop; the Open311 status filter uses the same rule)."""
+    if case is None:
+        return None
+    if case.status == CaseStatus.DUPLICATE and case.merged_into_id:
+        return case.merged_into
+    return case
+
+
+def for_case(case) -> PublicStatus:
+    case = effective_case(case)
+    if case is None:
+        return RECEIVED
+    return BY_CASE_STATUS.get(case.status, RECEIVED)
+
+
+def for_report(report) -> PublicStatus:
+    """A report waiting in the triage queue is "received"; once attached, it
+    follows its case."""
+    return for_case(report.case) if report.case_id else RECEIVED

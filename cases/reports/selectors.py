@@ -1,0 +1,148 @@
+"""Reads for reports: the tracking-code lookup, the public updates of a report,
+the triage queue and the Open311 listing (constant query count)."""
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Prefetch, Q, QuerySet
+
+from ..models import CLOSED_STATUSES, CaseEvent, CaseStatus, Note, Report
+from . import public_status
+
+_CODE_CHARS = re.compile(r"[^A-Z0-9]")
+
+
+def normalize_tracking_code(raw: str) -> str:
+    """ "pq 7k3m 9xtr", "PQ7K3M9XTR" and "PQ-7K3M-9XTR" are the same code."""
+    body = _CODE_CHARS.sub("", (raw or "").upper())
+    if body.startswith("PQ"):
+        body = body[2:]
+    if len(body) != 8:
+        return ""
+    return f"PQ-{body[:4]}-{body[4:]}"
+
+
+def report_by_tracking_code(raw: str) -> Report | None:
+    """The report with this code, or None. Always runs the same query, whatever
+    the input, so a wrong code answers like a well-formed unknown one."""
+    code = normalize_tracking_code(raw) or "PQ-NONE-NONE"
+    return (
+        Report.objects.select_related("case", "case__merged_into")
+        .prefetch_related("pollutant_categories")
+        .filter(tracking_code=code)
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class PublicUpdate:
+    at: datetime
+    title: str
+    text: str = ""
+
+
+OPENED_TEXT = (
+    "The Stormwater Management Officer reviewed your report and opened a file."
+)
+
+
+def public_updates(report: Report) -> list[PublicUpdate]:
+    """What the resident may read: the receipt, public status changes (with the
+    reason only where staff chose to share it) and public notes. Never the case
+    number, names, contacts, other reports or staff-only events."""
+    updates = [PublicUpdate(report.received_at, "Report received")]
+    case = public_status.effective_case(report.case)
+    if case is None:
+        return updates
+    events = CaseEvent.objects.filter(
+        case=case,
+        public=True,
+        kind__in=[CaseEvent.Kind.OPENED, CaseEvent.Kind.TRANSITION],
+    ).only("at", "kind", "to_status", "detail")
+    for event in events:
+        if event.kind == CaseEvent.Kind.OPENED:
+            updates.append(PublicUpdate(event.at, OPENED_TEXT))
+            continue
+        status = public_status.BY_CASE_STATUS.get(event.to_status)
+        if status is None:
+            continue
+        updates.append(PublicUpdate(event.at, status.label, event.detail))
+    for note in Note.objects.filter(case=case, public=True).only("created_at", "text"):
+        updates.append(
+            PublicUpdate(note.created_at, "Note from the officer", note.text)
+        )
+    updates.sort(key=lambda u: u.at)
+    return updates
+
+
+def reports_in_triage() -> QuerySet[Report]:
+    """Reports from every channel not yet turned into or attached to a case."""
+    return (
+        Report.objects.filter(case__isnull=True)
+        .select_related("entered_by", "api_client")
+        .prefetch_related("pollutant_categories", "photos")
+        .order_by("received_at")
+    )
+
+
+def report_for_staff(pk: int) -> Report | None:
+    return (
+        Report.objects.select_related("case", "entered_by", "api_client")
+        .prefetch_related("pollutant_categories", "photos")
+        .filter(pk=pk)
+        .first()
+    )
+
+
+# --- Open311 -----------------------------------------------------------------
+def _public_notes_prefetch(prefix: str) -> Prefetch:
+    return Prefetch(
+        f"{prefix}notes",
+        queryset=Note.objects.filter(public=True).order_by("created_at"),
+        to_attr="public_notes",
+    )
+
+
+def open311_requests(
+    *,
+    ids: list[int] | None = None,
+    service_codes: list[str] | None = None,
+    start: datetime | None = None,
+    end: datetime | None = None,
+    statuses: list[str] | None = None,
+    limit: int = 1000,
+) -> list[Report]:
+    """Reports as Open311 service requests, newest first. The same number of
+    queries whatever the number of rows."""
+    qs = Report.objects.select_related("case", "case__merged_into").prefetch_related(
+        "pollutant_categories",
+        _public_notes_prefetch("case__"),
+        _public_notes_prefetch("case__merged_into__"),
+    )
+    if ids is not None:
+        qs = qs.filter(pk__in=ids)
+    else:
+        if service_codes:
+            qs = qs.filter(service_code__in=service_codes)
+        if start is not None:
+            qs = qs.filter(received_at__gte=start)
+        if end is not None:
+            qs = qs.filter(received_at__lte=end)
+        if statuses and set(statuses) != {"open", "closed"}:
+            closed = closed_q()
+            qs = qs.filter(closed if "closed" in statuses else ~closed)
+    return list(qs.order_by("-received_at", "-pk")[:limit])
+
+
+def closed_q() -> Q:
+    """Reports whose public status is "closed" (public_status.effective_case)."""
+    finally_closed = CLOSED_STATUSES - {CaseStatus.DUPLICATE}
+    return (
+        Q(case__status__in=finally_closed)
+        | Q(
+            case__status=CaseStatus.DUPLICATE,
+            case__merged_into__status__in=finally_closed,
+        )
+        | Q(case__status=CaseStatus.DUPLICATE, case__merged_into__isnull=True)
+    )

@@ -1,0 +1,199 @@
+"""Writes for resident reports: filing one (every channel), attaching it to a
+case, and the opt-in status-change e-mails.
+
+E-mails go out with `transaction.on_commit`, so nothing is sent for a report or
+a status that was rolled back."""
+
+import logging
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from ..models import CaseEvent, Report, ReportNotification, ReportPhoto
+from ..timeline import record_event
+from . import public_status
+
+logger = logging.getLogger(__name__)
+
+STAFF_CHANNELS = {Report.Channel.PHONE, Report.Channel.WALK_IN, Report.Channel.EMAIL}
+
+
+class ReportRefused(Exception):
+    """The report cannot be filed as given; `str()` says why."""
+
+
+def status_url(report: Report) -> str:
+    return (
+        f"{settings.VILLAGE['site_url']}{reverse('public:status')}"
+        f"?code={report.tracking_code}"
+    )
+
+
+def report_submit(
+    *,
+    channel: str,
+    fields: dict,
+    pollutant_categories=(),
+    photos=(),
+    entered_by=None,
+    api_client=None,
+    service_code: str = "",
+) -> Report:
+    """File a report: the report and all its photos in one transaction (nothing
+    half-saved), then, after commit, e-mail the tracking code if an address was
+    given. It lands in the triage queue (no case yet).
+
+    Who: anyone for WEB and OPEN311 (the view checks the API key); SMO staff for
+    PHONE / WALK_IN / EMAIL (`entered_by` is required for those). `photos` are
+    `cases.uploads.ProcessedImage`s (already decoded and re-encoded).
+    Raises ReportRefused."""
+    if channel not in Report.Channel.values:
+        raise ReportRefused(f"Unknown channel {channel!r}.")
+    if channel in STAFF_CHANNELS and entered_by is None:
+        raise ReportRefused("A phone, walk-in or e-mail report needs the staff member.")
+    if channel == Report.Channel.OPEN311 and api_client is None:
+        raise ReportRefused("An Open311 report needs its API client.")
+    if not service_code:
+        # Every report has its Open311 service: the first category ticked (in
+        # the office's order), or "other".
+        ordered = sorted(pollutant_categories, key=lambda c: (c.sort_order, c.name))
+        service_code = ordered[0].code if ordered else "other"
+    with transaction.atomic():
+        report = Report(
+            channel=channel,
+            entered_by=entered_by if channel in STAFF_CHANNELS else None,
+            api_client=api_client,
+            service_code=service_code,
+            **fields,
+        )
+        try:
+            report.full_clean(exclude=["pollutant_categories", "description"])
+        except ValidationError as exc:
+            raise ReportRefused("; ".join(exc.messages)) from exc
+        report.save()
+        if pollutant_categories:
+            report.pollutant_categories.set(pollutant_categories)
+        for photo in photos:
+            ReportPhoto.objects.create(
+                report=report,
+                original=photo.original,
+                original_sha256=photo.original_sha256,
+                original_name=photo.original_name,
+                display=photo.display,
+                width=photo.width,
+                height=photo.height,
+            )
+        if report.reporter_email:
+            transaction.on_commit(lambda: _send_receipt(report.pk))
+    return report
+
+
+def _send_receipt(report_id: int) -> None:
+    report = Report.objects.get(pk=report_id)
+    context = {
+        "report": report,
+        "status_url": status_url(report),
+        "village": settings.VILLAGE,
+    }
+    send_mail(
+        subject=f"Your stormwater report {report.tracking_code}",
+        message=render_to_string("reports/email/receipt.txt", context),
+        from_email=None,
+        recipient_list=[report.reporter_email],
+        fail_silently=False,
+    )
+
+
+def report_attach_to_case(*, report: Report, case, actor) -> Report:
+    """Attach a triage-queue report to a case (new or existing), write the
+    timeline event, and e-mail opted-in reporters their new status.
+
+    Who: SMO staff (the triage view checks the role). Raises ReportRefused if
+    the report is already attached elsewhere."""
+    with transaction.atomic():
+        locked = Report.objects.select_for_update().get(pk=report.pk)
+        if locked.case_id and locked.case_id != case.pk:
+            raise ReportRefused("This report is already attached to another case.")
+        locked.case = case
+        locked.attached_at = timezone.now()
+        locked.save(update_fields=["case", "attached_at"])
+        record_event(
+            case=case,
+            actor=actor,
+            kind=CaseEvent.Kind.REPORT,
+            summary=f"Report {locked.tracking_code} "
+            f"({locked.get_channel_display()}) attached",
+            subject=locked,
+        )
+        notify_reporters_of_status_change(case)
+    return locked
+
+
+def notify_reporters_of_status_change(case) -> int:
+    """E-mail every opted-in reporter of `case` (and of cases merged into it)
+    whose public status changed, once per status.
+
+    Call it after any change of a case's status, inside or outside the
+    transaction: a ReportNotification row (unique on report + status) is written
+    first, and the e-mail is sent on commit, so a repeated call, a concurrent
+    call or a rolled-back transition sends nothing twice. Returns how many
+    e-mails were scheduled. Who: any service; no permission is needed."""
+    scheduled = 0
+    reports = Report.objects.filter(
+        wants_updates=True, case__in=_followers(case)
+    ).exclude(reporter_email="")
+    with transaction.atomic():
+        for report in reports.select_related("case", "case__merged_into"):
+            status = public_status.for_report(report)
+            if status.key == public_status.RECEIVED.key:
+                continue  # the receipt already said "received"
+            try:
+                with transaction.atomic():
+                    ReportNotification.objects.create(report=report, status=status.key)
+            except IntegrityError:
+                continue  # already told about this status
+            transaction.on_commit(
+                lambda pk=report.pk, key=status.key: _send_status_change(pk, key)
+            )
+            scheduled += 1
+    return scheduled
+
+
+def _followers(case):
+    from ..models import Case
+
+    return Case.objects.filter(pk=case.pk) | Case.objects.filter(merged_into=case)
+
+
+def _send_status_change(report_id: int, key: str) -> None:
+    report = Report.objects.get(pk=report_id)
+    status = next(s for s in public_status.ALL if s.key == key)
+    context = {
+        "report": report,
+        "status": status,
+        "status_url": status_url(report),
+        "village": settings.VILLAGE,
+    }
+    send_mail(
+        subject=f"Update on your stormwater report {report.tracking_code}: "
+        f"{status.label}",
+        message=render_to_string("reports/email/status_change.txt", context),
+        from_email=None,
+        recipient_list=[report.reporter_email],
+        fail_silently=False,
+    )
+
+
+def case_transition_and_notify(**kwargs):
+    """`cases.services.case_run_transition(**kwargs)` followed by the reporters'
+    e-mails: the one-call form for views that change a case's status."""
+    from ..services import case_run_transition
+
+    case = case_run_transition(**kwargs)
+    notify_reporters_of_status_change(case)
+    return case

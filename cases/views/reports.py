@@ -1,0 +1,199 @@
+"""Resident reports: the public form and status page, staff entry of phone and
+walk-in reports, the staff report page and the photo views (the only way any
+uploaded file is ever served)."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import FileResponse, Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from ..models import Report, ReportPhoto
+from ..reports import public_status, ratelimit, selectors
+from ..reports.forms import BOUNDS, CENTRE, ReportForm, StaffReportForm
+from ..reports.services import ReportRefused, report_submit
+from ..roles import CASE_READERS, Role, has_role, role_required
+
+SESSION_LAST_CODE = "reports.last_tracking_code"
+
+
+def _form_context(form, **extra):
+    return {
+        "form": form,
+        "hazard_selected": form.hazard_selected,
+        "map": {
+            "tile_url": settings.MAP_TILE_URL,
+            "centre": CENTRE,
+            "bounds": BOUNDS,
+        },
+        **extra,
+    }
+
+
+def _submit(request, form, *, channel, entered_by=None):
+    """Call the service; a refusal becomes a form error with the input kept."""
+    try:
+        return report_submit(
+            channel=channel,
+            fields=form.report_fields(),
+            pollutant_categories=form.cleaned_data["pollutant_categories"],
+            photos=form.cleaned_data["photos"],
+            entered_by=entered_by,
+        )
+    except ReportRefused as exc:
+        form.add_error(None, str(exc))
+        return None
+
+
+@require_http_methods(["GET", "POST"])
+def report_new(request):
+    """The resident's report form (no account)."""
+    if request.method == "GET":
+        return render(request, "public/report_form.html", _form_context(ReportForm()))
+    form = ReportForm(request.POST, request.FILES)
+    if not ratelimit.hit(ratelimit.REPORT_SUBMIT, request):
+        form.is_valid()  # keep and show the input as typed
+        form.errors.clear()
+        form.add_error(
+            None,
+            "Too many reports have come from your connection in a short time. "
+            f"Please wait about {ratelimit.REPORT_SUBMIT.minutes} minutes, or call "
+            f"the office at {settings.VILLAGE['smo_phone']}.",
+        )
+        return render(
+            request,
+            "public/report_form.html",
+            _form_context(form, rate_limited=True),
+            status=429,
+        )
+    if form.is_valid():
+        report = _submit(request, form, channel=Report.Channel.WEB)
+        if report is not None:
+            request.session[SESSION_LAST_CODE] = report.tracking_code
+            return redirect("public:report_done")
+    return render(request, "public/report_form.html", _form_context(form), status=400)
+
+
+@require_GET
+def report_done(request):
+    """The tracking code and what happens next (code kept out of the URL)."""
+    code = request.session.get(SESSION_LAST_CODE)
+    report = selectors.report_by_tracking_code(code) if code else None
+    if report is None:
+        return redirect("public:report")
+    return render(request, "public/report_done.html", {"report": report})
+
+
+@require_GET
+def status(request):
+    """The public status page: plain-language status and shared notes only."""
+    raw = request.GET.get("code", "").strip()
+    context = {"code": raw[:40]}
+    if not raw:
+        return render(request, "public/status.html", context)
+    if not ratelimit.hit(ratelimit.STATUS_LOOKUP, request):
+        context["rate_limited"] = True
+        return render(request, "public/status.html", context, status=429)
+    report = selectors.report_by_tracking_code(raw)
+    if report is None:
+        context["not_found"] = True
+        return render(request, "public/status.html", context, status=404)
+    context.update(
+        report=report,
+        status=public_status.for_report(report),
+        updates=selectors.public_updates(report),
+        categories=[c.plain_name for c in report.pollutant_categories.all()],
+    )
+    return render(request, "public/status.html", context)
+
+
+# --- staff ---------------------------------------------------------------------
+@role_required(Role.SMO)
+@require_http_methods(["GET", "POST"])
+def staff_report_new(request):
+    """SMO staff enter a phone, walk-in or e-mail report on a caller's behalf."""
+    if request.method == "POST":
+        form = StaffReportForm(request.POST, request.FILES)
+        if form.is_valid():
+            report = _submit(
+                request,
+                form,
+                channel=form.cleaned_data["channel"],
+                entered_by=request.user,
+            )
+            if report is not None:
+                messages.success(
+                    request,
+                    f"Report {report.tracking_code} entered; it is in the triage "
+                    "queue. Give the caller the tracking code.",
+                )
+                return redirect("reports:detail", pk=report.pk)
+        status_code = 400
+    else:
+        form = StaffReportForm()
+        status_code = 200
+    return render(
+        request,
+        "reports/staff_entry.html",
+        _form_context(form),
+        status=status_code,
+    )
+
+
+@role_required(Role.SMO)
+@require_GET
+def staff_report_list(request):
+    """Reports waiting in the triage queue, from every channel."""
+    return render(
+        request,
+        "reports/staff_list.html",
+        {"reports": selectors.reports_in_triage()},
+    )
+
+
+@role_required(*CASE_READERS)
+@require_GET
+def staff_report_detail(request, pk):
+    report = selectors.report_for_staff(pk)
+    if report is None:
+        raise Http404("No such report.")
+    return render(
+        request,
+        "reports/staff_detail.html",
+        {
+            "report": report,
+            "status": public_status.for_report(report),
+            "can_see_originals": has_role(request.user, Role.SMO),
+        },
+    )
+
+
+@role_required(*CASE_READERS)
+@require_GET
+def photo_display(request, pk):
+    """The re-encoded copy (no metadata) for staff who may read cases."""
+    photo = ReportPhoto.objects.filter(pk=pk).first()
+    if photo is None:
+        raise Http404("No such photo.")
+    response = FileResponse(photo.display.open("rb"), content_type="image/jpeg")
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@role_required(Role.SMO)
+@require_GET
+def photo_original(request, pk):
+    """The original bytes as evidence, for SMO staff only; always a download
+    (never rendered by the browser), whatever the file contains."""
+    photo = ReportPhoto.objects.filter(pk=pk).first()
+    if photo is None:
+        raise Http404("No such photo.")
+    response = FileResponse(
+        photo.original.open("rb"),
+        content_type="application/octet-stream",
+        as_attachment=True,
+        filename=f"report-{photo.report_id}-photo-{photo.pk}-original",
+    )
+    response["Cache-Control"] = "private, no-store"
+    response["X-Original-SHA256"] = photo.original_sha256
+    return response
