@@ -8,7 +8,7 @@ class CasesConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_migrate
 
-        from . import admin_deadlines, roles  # noqa: F401 (registers its admin)
+        from . import roles
 
         # New models get their permissions after migrate; keep the role groups in
         # step with the table in roles.py (the one place that says who may do what).

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("cases", "0003_reference_data"),
+        ("cases", "0004_deadline_reminder_outbox_and_feeds"),
     ]
 
     operations = [
