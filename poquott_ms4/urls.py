@@ -6,6 +6,7 @@ from cases.views.auth import StaffLoginView
 
 urlpatterns = [
     path("", include("cases.urls_public")),
+    path("staff/documents/", include("cases.documents.urls")),
     path("staff/", include("cases.urls")),
     path("inspections/", include("inspections.urls")),
     path("enforcement/", include("enforcement.urls")),

@@ -7,6 +7,7 @@ from .case import (
     CaseStatus,
 )
 from .deadlines import Deadline, OfficeClosure, Reminder
+from .documents import DocumentFrozenError, IssuedDocument
 from .events import AppendOnlyError, CaseEvent
 from .premises import Outfall, Party, Premises
 from .records import Attachment, CaseParty, Delegation, Note
@@ -28,7 +29,9 @@ __all__ = [
     "Citation",
     "Deadline",
     "Delegation",
+    "DocumentFrozenError",
     "ExemptCategory",
+    "IssuedDocument",
     "Note",
     "OfficeClosure",
     "Outfall",

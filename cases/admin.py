@@ -1,0 +1,3 @@
+"""Admin registrations of the cases app (one module per area)."""
+
+from . import admin_documents  # noqa: F401
