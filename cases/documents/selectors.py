@@ -17,3 +17,15 @@ def document_for_reader(pk: int):
     return IssuedDocument.objects.select_related(
         "case", "issued_by", "supersedes", "superseded_by"
     ).get(pk=pk)
+
+
+def appeal_deadline_for(source) -> tuple | None:
+    """(last day to appeal, explanation) of the open R-APL-1 deadline stored for
+    `source` (a notice of violation), or None: the NOV contract's two appeal
+    facts come from here, never from date arithmetic."""
+    from ..deadlines.services import open_deadline_for
+
+    deadline = open_deadline_for(source, "R-APL-1")
+    if deadline is None:
+        return None
+    return deadline.due_date, deadline.explanation
