@@ -152,7 +152,7 @@ def document_render(*, document_id: int) -> IssuedDocument:
     failed) document is returned untouched. Called by the Celery task only."""
     with transaction.atomic():
         document = (
-            IssuedDocument.objects.select_for_update()
+            IssuedDocument.objects.select_for_update(of=("self",))
             .select_related("case", "issued_by", "supersedes")
             .get(pk=document_id)
         )

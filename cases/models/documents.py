@@ -118,8 +118,8 @@ class IssuedDocument(ConcurrentTransitionMixin, models.Model):
     def save(self, *args, **kwargs):
         if self._stored_status() == self.Status.ISSUED:
             raise DocumentFrozenError(
-                f"{self} was issued on {self.issued_at:%Y-%m-%d}; it cannot be "
-                "changed. Issue a correction (a new version) instead."
+                f"{self} has been issued; it cannot be changed. Issue a "
+                "correction (a new version) instead."
             )
         super().save(*args, **kwargs)
 
