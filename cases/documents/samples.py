@@ -14,6 +14,7 @@ from .contracts import (
     AccessRequestFacts,
     AppealDecisionFacts,
     AppealOutcome,
+    Contact,
     CorrectiveInvoiceFacts,
     DocumentKind,
     EmergencySuspensionFacts,
@@ -128,7 +129,13 @@ def sample_facts(kind: str):
         )
     if kind == DocumentKind.APPEAL_DECISION:
         return AppealDecisionFacts(
-            **_common(number="APL-2026-0001"),
+            **_common(
+                number="APL-2026-0001",
+                signatory=Signatory(
+                    name="Casey Clerk", title="Village Clerk, for the Board of Trustees"
+                ),
+                contact=Contact(name="Village Clerk", phone="(631) 476-4043"),
+            ),
             notice_number="NOV-2026-0001",
             notice_issued_on=dt.date(2026, 1, 5),
             appeal_filed_on=dt.date(2026, 1, 15),
