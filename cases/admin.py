@@ -1,3 +1,3 @@
 """Admin registrations, one module per area."""
 
-from . import admin_deadlines, admin_reports  # noqa: F401
+from . import admin_deadlines, admin_documents, admin_reports  # noqa: F401

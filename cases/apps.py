@@ -8,8 +8,10 @@ class CasesConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_migrate
 
-        from . import roles
+        from . import reference_data, roles
 
         # New models get their permissions after migrate; keep the role groups in
         # step with the table in roles.py (the one place that says who may do what).
         post_migrate.connect(roles.sync_role_permissions, sender=self)
+        # A flushed database (transactional tests) gets its reference rows back.
+        post_migrate.connect(reference_data.ensure_reference_data, sender=self)

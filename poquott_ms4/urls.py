@@ -7,6 +7,7 @@ from cases.views.auth import StaffLoginView
 urlpatterns = [
     path("", include("cases.urls_public")),
     path("staff/reports/", include("cases.reports.urls_staff")),
+    path("staff/documents/", include("cases.documents.urls")),
     path("staff/", include("cases.urls")),
     path("open311/v2/", include("cases.open311.urls")),
     path("inspections/", include("inspections.urls")),

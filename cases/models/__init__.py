@@ -13,6 +13,7 @@ from .deadlines import (
     Reminder,
     StaffDigest,
 )
+from .documents import DocumentFrozenError, IssuedDocument
 from .events import AppendOnlyError, CaseEvent
 from .premises import Outfall, Party, Premises
 from .records import Attachment, CaseParty, Delegation, Note
@@ -35,7 +36,9 @@ __all__ = [
     "Citation",
     "Deadline",
     "Delegation",
+    "DocumentFrozenError",
     "ExemptCategory",
+    "IssuedDocument",
     "Note",
     "OfficeClosure",
     "Outfall",

@@ -1,11 +1,25 @@
 """The documents panel of the case page."""
 
 from django import template
+from django.template.loader import render_to_string
+
+from ..documents.selectors import documents_for_case
+from ..roles import CASE_READERS, has_role
 
 register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
 def case_documents_panel(context, case):
-    """Issued documents (and drafts) of `case`, with downloads for staff."""
-    return ""
+    """Issued documents of `case` (every version, rendering and failed ones too)
+    with version, status, who issued them and when, and the download link. Empty
+    for a user who may not read the case."""
+    request = context.get("request")
+    user = getattr(request, "user", None) or context.get("user")
+    if user is None or not has_role(user, *CASE_READERS):
+        return ""
+    return render_to_string(
+        "documents/staff/case_panel.html",
+        {"documents": list(documents_for_case(case))},
+        request=request,
+    )

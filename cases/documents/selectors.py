@@ -1,0 +1,31 @@
+"""Reads of issued documents."""
+
+from ..models import IssuedDocument
+
+
+def documents_for_case(case):
+    """The documents of `case`, by kind and version, with who issued them."""
+    return (
+        IssuedDocument.objects.filter(case=case)
+        .select_related("issued_by", "supersedes", "superseded_by")
+        .defer("html", "facts", "citations")
+        .order_by("created_at", "id")
+    )
+
+
+def document_for_reader(pk: int):
+    return IssuedDocument.objects.select_related(
+        "case", "issued_by", "supersedes", "superseded_by"
+    ).get(pk=pk)
+
+
+def appeal_deadline_for(source) -> tuple | None:
+    """(last day to appeal, explanation) of the open R-APL-1 deadline stored for
+    `source` (a notice of violation), or None: the NOV contract's two appeal
+    facts come from here, never from date arithmetic."""
+    from ..deadlines.services import open_deadline_for
+
+    deadline = open_deadline_for(source, "R-APL-1")
+    if deadline is None:
+        return None
+    return deadline.due_date, deadline.explanation

@@ -1,0 +1,240 @@
+"""Issuing documents: preview, issue (freeze the facts and HTML, render the PDF in
+Celery), render, retry. The only writes to IssuedDocument."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from functools import partial
+
+from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import PermissionDenied
+from django.core.files.base import ContentFile
+from django.db import transaction
+
+from ..models import IssuedDocument
+from ..roles import Role, has_role
+from ..timeline import record_event
+from .contracts import (
+    FACTS_BY_KIND,
+    DocumentFacts,
+    DocumentKind,
+    FactsInvalid,
+    facts_to_json,
+)
+from .render import (
+    DEFAULT_PDF_VARIANT,
+    citation_snapshot,
+    render_html,
+    render_pdf,
+    template_version,
+)
+
+logger = logging.getLogger(__name__)
+
+
+class DocumentError(Exception):
+    """A document cannot be issued or corrected as asked (the message says why)."""
+
+
+# Who may issue each kind. The Board's decision is filed by its clerk (§ 132-14);
+# everything else is the Stormwater Management Officer's (§ 132-5).
+ISSUERS: dict[str, tuple[Role, ...]] = dict.fromkeys(
+    DocumentKind.values, (Role.SMO,)
+) | {DocumentKind.APPEAL_DECISION: (Role.CLERK, Role.SMO)}
+
+
+def may_issue(user, kind: str) -> bool:
+    return has_role(user, *ISSUERS.get(kind, ()))
+
+
+def document_preview(kind: str, facts: DocumentFacts) -> str:
+    """The HTML the document would have if issued now. Anyone who may read the
+    case may preview; nothing is stored. Raises FactsInvalid."""
+    return render_html(kind, facts)
+
+
+def document_issue(
+    *,
+    kind: str,
+    facts: DocumentFacts,
+    case,
+    source,
+    actor,
+    supersedes: IssuedDocument | None = None,
+    pdf_variant: str = DEFAULT_PDF_VARIANT,
+) -> IssuedDocument:
+    """Issue a document of `kind` about `source` (the notice, appeal, inspection…
+    it documents) on `case`.
+
+    Validates the facts and freezes them with the citations and the HTML on a new
+    row (status rendering); the PDF is rendered by the Celery task
+    `render_document`, enqueued when the transaction commits. A correction passes
+    `supersedes=` the issued version it replaces: the new row gets the next version
+    and both stay.
+
+    May call: the roles of ISSUERS[kind]. Raises PermissionDenied, FactsInvalid
+    (incomplete or unlawful facts), DocumentError (a live document already
+    exists, or the correction does not fit the superseded document)."""
+    if not may_issue(actor, kind):
+        raise PermissionDenied("Your role may not issue this document.")
+    if facts.case_number != case.number:
+        raise FactsInvalid(
+            kind,
+            [f"the facts name case {facts.case_number}, not {case.number}"],
+        )
+    citations = citation_snapshot(facts)
+    html = render_html(kind, facts, citations)  # validates (FactsInvalid)
+    content_type = ContentType.objects.get_for_model(source)
+    with transaction.atomic():
+        if supersedes is not None:
+            old = IssuedDocument.objects.select_for_update().get(pk=supersedes.pk)
+            _check_correction(
+                old, kind=kind, case=case, content_type=content_type, source=source
+            )
+            version = old.version + 1
+        else:
+            old = None
+            live = IssuedDocument.objects.filter(
+                content_type=content_type, object_id=source.pk, kind=kind
+            ).exclude(status=IssuedDocument.Status.FAILED)
+            if live.exists():
+                raise DocumentError(
+                    "This document has already been issued; issue a correction "
+                    "(a new version) instead."
+                )
+            version = 1  # a failed earlier attempt does not count as a version
+        document = IssuedDocument(
+            kind=kind,
+            case=case,
+            content_type=content_type,
+            object_id=source.pk,
+            version=version,
+            supersedes=old,
+            title=DocumentKind(kind).label,
+            document_number=facts.document_number,
+            facts=facts_to_json(facts),
+            citations=citations,
+            html=html,
+            template_name=type(facts).template,
+            template_version=template_version(kind),
+            pdf_variant=pdf_variant or "",
+            pdfa=bool(pdf_variant and pdf_variant.startswith("pdf/a")),
+            issued_by=actor,
+        )
+        document.save()
+        transaction.on_commit(partial(_enqueue_render, document.pk), robust=True)
+    return document
+
+
+def _check_correction(old, *, kind, case, content_type, source):
+    if old.kind != kind or old.case_id != case.pk:
+        raise DocumentError("A correction must be of the same kind and case.")
+    if old.content_type_id != content_type.pk or old.object_id != source.pk:
+        raise DocumentError("A correction must document the same record.")
+    if not old.is_issued:
+        raise DocumentError("Only an issued document can be corrected.")
+    if IssuedDocument.objects.filter(supersedes=old).exists():
+        raise DocumentError(
+            f"Version {old.version} has already been superseded; correct the latest."
+        )
+
+
+def _enqueue_render(document_id: int) -> None:
+    from .tasks import render_document
+
+    render_document.delay(document_id)
+
+
+def document_render(*, document_id: int) -> IssuedDocument:
+    """Render the PDF of a document that is rendering, store it with its SHA-256
+    and mark it issued, writing the timeline event. Idempotent: an issued (or
+    failed) document is returned untouched. Called by the Celery task only."""
+    with transaction.atomic():
+        document = (
+            IssuedDocument.objects.select_for_update(of=("self",))
+            .select_related("case", "issued_by", "supersedes")
+            .get(pk=document_id)
+        )
+        if document.status != IssuedDocument.Status.RENDERING:
+            return document
+        try:
+            pdf = render_pdf(document.html, pdf_variant=document.pdf_variant or None)
+        except Exception as exc:
+            logger.exception("Rendering document %s failed", document_id)
+            document.mark_failed(f"{type(exc).__name__}: {exc}")
+            document.save()
+            record_event(
+                case=document.case,
+                actor=None,
+                kind="document",
+                summary=f"Rendering failed: {document}",
+                detail=document.error,
+                subject=document,
+            )
+            return document
+        document.sha256 = hashlib.sha256(pdf).hexdigest()
+        document.size = len(pdf)
+        document.pdf.save("document.pdf", ContentFile(pdf), save=False)
+        document.mark_issued()
+        document.save()
+        summary = f"Issued: {document.title} {document.document_number} (version {document.version})"
+        if document.supersedes is not None:
+            summary += f", correcting version {document.supersedes.version}"
+        record_event(
+            case=document.case,
+            actor=document.issued_by,
+            kind="document",
+            summary=summary,
+            detail=f"SHA-256 {document.sha256}; template {document.template_name} "
+            f"({document.template_version}); {document.pdf_variant or 'PDF'}",
+            rule_id=FACTS_BY_KIND[document.kind].rule_id,
+            subject=document,
+            at=document.issued_at,
+        )
+    return document
+
+
+def document_retry(*, document: IssuedDocument, actor) -> IssuedDocument:
+    """Put a failed document back to rendering and enqueue it again.
+    May call: the roles of ISSUERS[kind]. Raises PermissionDenied, DocumentError."""
+    if not may_issue(actor, document.kind):
+        raise PermissionDenied("Your role may not issue this document.")
+    with transaction.atomic():
+        document = IssuedDocument.objects.select_for_update().get(pk=document.pk)
+        if document.status != IssuedDocument.Status.FAILED:
+            raise DocumentError(
+                "Only a document whose rendering failed can be retried."
+            )
+        document.retry()
+        document.save()
+        transaction.on_commit(partial(_enqueue_render, document.pk), robust=True)
+    return document
+
+
+def document_verify(document: IssuedDocument) -> tuple[bool, str]:
+    """Recompute the SHA-256 of the stored file: (matches, recomputed hash)."""
+    digest = hashlib.sha256()
+    with document.pdf.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(65536), b""):
+            digest.update(chunk)
+    recomputed = digest.hexdigest()
+    return recomputed == document.sha256, recomputed
+
+
+def enqueue_stale_renders(*, older_than_seconds: int = 120) -> int:
+    """Enqueue again documents left rendering (e.g. the broker was down when they
+    were issued). Returns how many were enqueued."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    cutoff = timezone.now() - dt.timedelta(seconds=older_than_seconds)
+    ids = list(
+        IssuedDocument.objects.filter(
+            status=IssuedDocument.Status.RENDERING, created_at__lt=cutoff
+        ).values_list("pk", flat=True)
+    )
+    for pk in ids:
+        _enqueue_render(pk)
+    return len(ids)
