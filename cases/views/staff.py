@@ -45,12 +45,12 @@ def _case_url(case: Case) -> str:
     return reverse("cases:detail", args=[case.number])
 
 
-def _refreshed(form_class, request, case, **kwargs):
+def _refreshed(form_class, request, current: Case, **kwargs):
     """The user's input kept, with the hidden guards set to what the case is now,
     so a second submit is a deliberate decision on the current case."""
     data = request.POST.copy()
-    data["expected_status"] = case.status
-    data["expected_version"] = case.version
+    data["expected_status"] = current.status
+    data["expected_version"] = current.version
     return form_class(data, request.FILES or None, **kwargs)
 
 
