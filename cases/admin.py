@@ -3,6 +3,7 @@ citations) is edited here by staff; the timeline is read-only; a case's status i
 never edited here (it is a protected FSM field changed only by services)."""
 
 import importlib
+from pathlib import Path
 
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
@@ -150,14 +151,9 @@ class CitationAdmin(admin.ModelAdmin):
     search_fields = ["rule_id", "section", "heading"]
 
 
-# Other areas register their models in cases/admin_<area>.py.
-for _module in (
-    "cases.admin_reports",
-    "cases.admin_deadlines",
-    "cases.admin_documents",
-):
-    try:
-        importlib.import_module(_module)
-    except ModuleNotFoundError as exc:
-        if exc.name != _module:
-            raise
+# Other areas register their models in cases/admin_<area>.py. Only files present in
+# this package are imported (an editable install could otherwise resolve a missing
+# module from another checkout).
+for _area in ("reports", "deadlines", "documents"):
+    if (Path(__file__).parent / f"admin_{_area}.py").exists():
+        importlib.import_module(f"cases.admin_{_area}")
