@@ -248,6 +248,17 @@ class TransitionForm(forms.Form):
     def case_fields(self) -> dict:
         return {name: self.cleaned_data[name] for name in self.case_field_names}
 
+    def record_text(self) -> str:
+        """What the timeline event says: the reason and what the user entered."""
+        lines = [
+            f"{self.fields[name].label or name}: {value}"
+            for name, value in self.case_fields().items()
+            if value not in (None, "")
+        ]
+        if self.cleaned_data.get("reason"):
+            lines.append(self.cleaned_data["reason"])
+        return "\n".join(lines)
+
 
 class StartInvestigationForm(TransitionForm):
     pass

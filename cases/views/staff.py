@@ -211,7 +211,7 @@ def case_transition(request, number, transition):
                     case=case,
                     transition=transition,
                     actor=request.user,
-                    reason=data["reason"],
+                    reason=form.record_text(),
                     public=data["public"],
                     expected_status=data["expected_status"],
                     expected_version=data["expected_version"],

@@ -370,3 +370,16 @@ def test_case_page_tells_the_whole_story_in_order(smo_client):
     ]
     assert positions == sorted(positions)
     assert "Officer" in html  # who
+
+
+def test_unfounded_reasons_appear_in_the_chronology(smo_client, case):
+    smo_client.post(
+        reverse("cases:transition", args=[case.number, "close_unfounded"]),
+        {
+            "expected_status": case.status,
+            "expected_version": case.version,
+            "closing_reason": "Clear sprinkler water",
+        },
+    )
+    event = case.events.get(kind="transition")
+    assert "Clear sprinkler water" in event.detail
