@@ -1,3 +1,152 @@
-"""Admin registrations, one module per area."""
+"""Django admin for the case side. Reference data (pollutant and exempt categories,
+citations) is edited here by staff; the timeline is read-only; a case's status is
+never edited here (it is a protected FSM field changed only by services)."""
 
-from . import admin_deadlines, admin_documents, admin_reports  # noqa: F401
+from django.contrib import admin
+from simple_history.admin import SimpleHistoryAdmin
+
+from .models import (
+    Attachment,
+    Case,
+    CaseEvent,
+    CaseParty,
+    Citation,
+    Delegation,
+    ExemptCategory,
+    Note,
+    Outfall,
+    Party,
+    PollutantCategory,
+    Premises,
+)
+
+
+class CasePartyInline(admin.TabularInline):
+    model = CaseParty
+    extra = 0
+    autocomplete_fields = ["party"]
+
+
+@admin.register(Case)
+class CaseAdmin(SimpleHistoryAdmin):
+    list_display = [
+        "number",
+        "status",
+        "kind",
+        "premises",
+        "assigned_officer",
+        "opened_at",
+    ]
+    list_filter = ["status", "kind", "source"]
+    search_fields = [
+        "number",
+        "summary",
+        "premises__address",
+        "premises__tax_map_number",
+    ]
+    readonly_fields = ["number", "status", "version", "opened_at", "closed_at"]
+    autocomplete_fields = ["premises", "responsible_party", "merged_into"]
+    inlines = [CasePartyInline]
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Premises)
+class PremisesAdmin(SimpleHistoryAdmin):
+    list_display = ["address", "tax_map_number", "land_use"]
+    search_fields = ["address", "tax_map_number"]
+    list_filter = ["land_use"]
+
+
+@admin.register(Party)
+class PartyAdmin(SimpleHistoryAdmin):
+    list_display = ["name", "kind", "contact_person", "phone", "email"]
+    search_fields = ["name", "contact_person", "email"]
+
+
+@admin.register(Outfall)
+class OutfallAdmin(SimpleHistoryAdmin):
+    list_display = ["code", "receiving_water", "is_303d_listed", "has_tmdl", "active"]
+    search_fields = ["code", "receiving_water", "location_description"]
+
+
+@admin.register(CaseEvent)
+class CaseEventAdmin(admin.ModelAdmin):
+    """The chronology, read-only: append-only in the model and in the database."""
+
+    list_display = ["at", "case", "kind", "summary", "actor", "rule_id"]
+    list_filter = ["kind"]
+    search_fields = ["case__number", "summary"]
+    list_select_related = ["case", "actor"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Note)
+class NoteAdmin(admin.ModelAdmin):
+    list_display = ["case", "created_at", "author", "public"]
+    readonly_fields = ["case", "author", "created_at"]
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Attachment)
+class AttachmentAdmin(admin.ModelAdmin):
+    list_display = ["case", "original_name", "size", "sha256", "uploaded_at"]
+    readonly_fields = [
+        "case",
+        "file",
+        "original_name",
+        "content_type",
+        "size",
+        "sha256",
+        "uploaded_by",
+        "uploaded_at",
+    ]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Delegation)
+class DelegationAdmin(admin.ModelAdmin):
+    """Written delegations of the SMO's powers (R-ADM-1)."""
+
+    list_display = ["delegate", "starts_on", "ends_on", "instrument", "granted_by"]
+
+
+@admin.register(PollutantCategory)
+class PollutantCategoryAdmin(admin.ModelAdmin):
+    list_display = ["name", "code", "hazardous", "active", "sort_order"]
+    list_editable = ["active", "sort_order"]
+
+
+@admin.register(ExemptCategory)
+class ExemptCategoryAdmin(admin.ModelAdmin):
+    """§ 132-6 A(1) (R-PRO-2): marking a category a substantial contributor ends
+    its exemption."""
+
+    list_display = ["name", "substantial_contributor", "determined_by", "determined_on"]
+    list_editable = ["substantial_contributor"]
+
+
+@admin.register(Citation)
+class CitationAdmin(admin.ModelAdmin):
+    list_display = ["rule_id", "section", "heading"]
+    search_fields = ["rule_id", "section", "heading"]
+
+
+# Other areas register their models in cases/admin_<area>.py.
+from . import admin_deadlines, admin_documents, admin_reports  # noqa: E402, F401

@@ -130,20 +130,22 @@ def celery_worker_on_redis(transactional_db):
     app.conf.task_always_eager = False
     with start_worker(app, pool="solo", perform_ping_check=False, loglevel="WARNING"):
         yield app
-    _close_other_sessions()
 
 
-def _close_other_sessions():
-    """The worker thread's database connection outlives the thread; end it so the
-    test database can be dropped at the end of the run."""
+@pytest.fixture(scope="session", autouse=True)
+def _end_stray_database_sessions(django_db_setup, django_db_blocker):
+    """Worker and live-server threads leave database connections behind; end them
+    at the close of the run so the test database can be dropped cleanly."""
+    yield
     from django.db import connection
 
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
+    with django_db_blocker.unblock():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
 
 
 @pytest.fixture

@@ -191,6 +191,9 @@ class Case(ConcurrentTransitionMixin, models.Model):
         blank=True, help_text="How the elimination was verified."
     )
     reopen_count = models.PositiveSmallIntegerField(default=0)
+    # Bumped by every service write: a form carries the version it was drawn from,
+    # so a second officer's stale edit is refused instead of overwriting the first.
+    version = models.PositiveIntegerField(default=0, editable=False)
 
     history = HistoricalRecords(excluded_fields=["status"])
 
@@ -213,6 +216,23 @@ class Case(ConcurrentTransitionMixin, models.Model):
     @property
     def rule_id(self) -> str:
         return CaseKind.rule_id(self.kind)
+
+    @property
+    def location(self) -> tuple[float, float] | None:
+        """(lat, lon) of the case, or of its premises; None when unknown."""
+        for holder in (self, self.premises):
+            if (
+                holder is not None
+                and holder.latitude is not None
+                and holder.longitude is not None
+            ):
+                return float(holder.latitude), float(holder.longitude)
+        return None
+
+    @property
+    def awaiting_referral_outcome(self) -> bool:
+        """Referred (closed) and the other agency's answer not yet recorded."""
+        return self.status == CaseStatus.REFERRED and not self.referral_outcome.strip()
 
     # --- conditions (side-effect free) -------------------------------------
     def has_responsible_party(self) -> bool:

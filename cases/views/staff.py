@@ -1,10 +1,373 @@
-"""Staff pages. The case-lifecycle work fills these in."""
+"""Staff pages of the case lifecycle: dashboard, triage, case list, case page and
+the forms that change a case. Each view checks the role (cases.roles), binds a
+form, calls one service and turns domain errors into messages."""
 
-from django.shortcuts import render
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import FileResponse, Http404, HttpResponseNotAllowed
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
 
-from ..roles import Role, role_required
+from .. import selectors, services
+from ..forms import (
+    TRANSITION_FORMS,
+    AttachmentForm,
+    CaseDetailsForm,
+    CaseFilterForm,
+    CaseOpenForm,
+    NoteForm,
+    PartyForm,
+    ReferralOutcomeForm,
+    TriageForm,
+)
+from ..models import Attachment, Case
+from ..roles import CASE_READERS, CASE_WRITERS, Role, has_role, role_required
+from ..services import (
+    SAFE_INLINE_TYPES,
+    CaseActionRefused,
+    CaseChangedError,
+    TransitionRefused,
+)
+
+PAGE_SIZE = 25
+
+
+def _case_or_404(number: str) -> Case:
+    try:
+        return selectors.case_by_number(number)
+    except Case.DoesNotExist:
+        raise Http404(f"No case {number}") from None
+
+
+def _case_url(case: Case) -> str:
+    return reverse("cases:detail", args=[case.number])
+
+
+def _refreshed(form_class, request, current: Case, **kwargs):
+    """The user's input kept, with the hidden guards set to what the case is now,
+    so a second submit is a deliberate decision on the current case."""
+    data = request.POST.copy()
+    data["expected_status"] = current.status
+    data["expected_version"] = current.version
+    return form_class(data, request.FILES or None, **kwargs)
 
 
 @role_required(*Role)
 def dashboard(request):
-    return render(request, "cases/dashboard.html")
+    context = selectors.dashboard_for(request.user)
+    return render(request, "cases/dashboard.html", context)
+
+
+# --- triage -------------------------------------------------------------------------
+@role_required(*CASE_WRITERS)
+@require_http_methods(["GET", "POST"])
+def triage(request):
+    form = TriageForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            if data["action"] == "new":
+                case = services.case_open_from_reports(
+                    reports=list(data["reports"]),
+                    actor=request.user,
+                    summary=data["summary"],
+                    kind=data["kind"] or Case._meta.get_field("kind").default,
+                )
+                messages.success(request, f"Case {case.number} opened.")
+            else:
+                case = services.case_attach_reports(
+                    case=data["case"], reports=list(data["reports"]), actor=request.user
+                )
+                messages.success(request, f"Reports added to {case.number}.")
+        except CaseActionRefused as exc:
+            messages.error(request, str(exc))
+        else:
+            return redirect(_case_url(case))
+    page = Paginator(selectors.triage_queue(), PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    return render(
+        request,
+        "cases/triage.html",
+        {
+            "form": form,
+            "page": page,
+            "rows": selectors.triage_rows(page.object_list),
+            "selected": {str(pk) for pk in request.POST.getlist("reports")},
+        },
+    )
+
+
+@role_required(*CASE_WRITERS)
+@require_http_methods(["GET", "POST"])
+def case_new(request):
+    form = CaseOpenForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        fields = form.service_fields()
+        try:
+            case = services.case_open(
+                actor=request.user, source=form.cleaned_data["source"], **fields
+            )
+        except CaseActionRefused as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, f"Case {case.number} opened.")
+            return redirect(_case_url(case))
+    return render(
+        request, "cases/case_form.html", {"form": form, "title": "Open a case"}
+    )
+
+
+# --- list and page -------------------------------------------------------------------
+@role_required(*CASE_READERS)
+@require_http_methods(["GET"])
+def case_list(request):
+    form = CaseFilterForm(request.GET or None)
+    filters = {}
+    if form.is_valid():
+        data = form.cleaned_data
+        filters = {
+            "q": data["q"],
+            "status": data["status"],
+            "kind": data["kind"],
+            "officer": data["officer"],
+            "opened_from": data["opened_from"],
+            "opened_to": data["opened_to"],
+        }
+    page = Paginator(selectors.case_search(**filters), PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "cases/case_list.html",
+        {"form": form, "page": page, "query": query.urlencode()},
+    )
+
+
+@role_required(*CASE_READERS)
+def case_detail(request, number):
+    if request.method != "GET":
+        if not has_role(request.user, *CASE_WRITERS):
+            raise PermissionDenied("Your role can read cases but not change them.")
+        return HttpResponseNotAllowed(["GET"])
+    case = _case_or_404(number)
+    can_write = has_role(request.user, *CASE_WRITERS)
+    return render(
+        request,
+        "cases/case_detail.html",
+        {
+            "case": case,
+            "can_write": can_write,
+            "transitions": services.available_transitions(case, request.user),
+            "timeline": selectors.case_timeline(case),
+            "parties": selectors.case_parties(case),
+            "reports": selectors.case_reports(case),
+            "attachments": case.attachments.select_related("uploaded_by"),
+            "notes_form": NoteForm() if can_write else None,
+            "outcome_form": (
+                ReferralOutcomeForm(initial={"expected_version": case.version})
+                if can_write and case.awaiting_referral_outcome
+                else None
+            ),
+        },
+    )
+
+
+# --- writes on one case ------------------------------------------------------------------
+@role_required(*CASE_WRITERS)
+@require_http_methods(["GET", "POST"])
+def case_transition(request, number, transition):
+    case = _case_or_404(number)
+    form_class = TRANSITION_FORMS.get(transition)
+    offered = {t.name: t for t in services.available_transitions(case, request.user)}
+    if form_class is None:
+        raise Http404("No such action.")
+    if request.method == "GET" and transition not in offered:
+        messages.error(
+            request,
+            f"That action is not possible while the case is "
+            f"“{case.get_status_display()}”.",
+        )
+        return redirect(_case_url(case))
+    form = form_class(request.POST or None, case=case)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            if transition == "mark_duplicate":
+                services.case_merge_duplicate(
+                    case=case,
+                    into=data["merge_into"],
+                    actor=request.user,
+                    reason=data["reason"],
+                    expected_status=data["expected_status"],
+                    expected_version=data["expected_version"],
+                )
+            else:
+                services.case_run_transition(
+                    case=case,
+                    transition=transition,
+                    actor=request.user,
+                    reason=form.record_text(),
+                    public=data["public"],
+                    expected_status=data["expected_status"],
+                    expected_version=data["expected_version"],
+                    **form.case_fields(),
+                )
+        except CaseChangedError as exc:
+            case = _case_or_404(number)
+            messages.error(request, str(exc))
+            form = _refreshed(form_class, request, case, case=case)
+        except (TransitionRefused, CaseActionRefused) as exc:
+            messages.error(request, str(exc))
+        else:
+            case.refresh_from_db()
+            messages.success(request, f"{case.number}: {case.get_status_display()}.")
+            return redirect(_case_url(case))
+    label = offered[transition].custom["label"] if transition in offered else transition
+    return render(
+        request,
+        "cases/transition_form.html",
+        {"case": case, "form": form, "label": label, "transition": transition},
+    )
+
+
+@role_required(*CASE_WRITERS)
+@require_http_methods(["GET", "POST"])
+def case_edit(request, number):
+    case = _case_or_404(number)
+    form = CaseDetailsForm.for_case(case, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        fields = form.service_fields()
+        try:
+            services.case_update_details(
+                case=case,
+                actor=request.user,
+                expected_version=form.cleaned_data["expected_version"],
+                **fields,
+            )
+        except CaseChangedError as exc:
+            case = _case_or_404(number)
+            messages.error(request, str(exc))
+            form = _refreshed(CaseDetailsForm, request, case)
+        except CaseActionRefused as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, "Case details saved.")
+            return redirect(_case_url(case))
+    return render(
+        request,
+        "cases/case_form.html",
+        {"form": form, "case": case, "title": f"Edit {case.number}"},
+    )
+
+
+@role_required(*CASE_WRITERS)
+@require_http_methods(["GET", "POST"])
+def party_add(request, number):
+    case = _case_or_404(number)
+    form = PartyForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.case_add_party(
+                case=case,
+                actor=request.user,
+                role=form.cleaned_data["role"],
+                party=form.cleaned_data["party"],
+                new_party=form.new_party(),
+            )
+        except CaseActionRefused as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, "Party added.")
+            return redirect(_case_url(case))
+    return render(
+        request,
+        "cases/record_form.html",
+        {"form": form, "case": case, "title": "Name a party"},
+    )
+
+
+@role_required(*CASE_WRITERS)
+@require_http_methods(["GET", "POST"])
+def note_add(request, number):
+    case = _case_or_404(number)
+    form = NoteForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        services.note_add(
+            case=case,
+            actor=request.user,
+            text=form.cleaned_data["text"],
+            public=form.cleaned_data["public"],
+        )
+        messages.success(request, "Note added.")
+        return redirect(_case_url(case))
+    return render(
+        request,
+        "cases/record_form.html",
+        {"form": form, "case": case, "title": "Add a note"},
+    )
+
+
+@role_required(*CASE_WRITERS)
+@require_http_methods(["GET", "POST"])
+def attachment_add(request, number):
+    case = _case_or_404(number)
+    form = AttachmentForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        services.attachment_add(
+            case=case,
+            actor=request.user,
+            upload=form.cleaned_data["file"],
+            description=form.cleaned_data["description"],
+        )
+        messages.success(request, "Attachment stored.")
+        return redirect(_case_url(case))
+    return render(
+        request,
+        "cases/record_form.html",
+        {"form": form, "case": case, "title": "Add an attachment", "multipart": True},
+    )
+
+
+@role_required(*CASE_READERS)
+@require_http_methods(["GET"])
+def attachment_download(request, number, pk):
+    attachment = get_object_or_404(
+        Attachment.objects.select_related("case"), pk=pk, case__number__iexact=number
+    )
+    safe = attachment.content_type in SAFE_INLINE_TYPES
+    response = FileResponse(
+        attachment.file.open("rb"),
+        as_attachment=not safe,
+        filename=attachment.original_name,
+        content_type=attachment.content_type if safe else "application/octet-stream",
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@role_required(*CASE_WRITERS)
+@require_http_methods(["POST"])
+def referral_outcome(request, number):
+    case = _case_or_404(number)
+    form = ReferralOutcomeForm(request.POST)
+    if form.is_valid():
+        try:
+            services.case_record_referral_outcome(
+                case=case,
+                actor=request.user,
+                outcome=form.cleaned_data["outcome"],
+                expected_version=form.cleaned_data["expected_version"],
+            )
+        except (CaseChangedError, CaseActionRefused) as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, "Referral outcome recorded.")
+    else:
+        messages.error(request, "Describe what the agency did.")
+    return redirect(_case_url(case))

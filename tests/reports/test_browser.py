@@ -10,20 +10,6 @@ from .helpers import png_bytes
 
 @pytest.mark.browser
 def test_file_a_report_on_a_phone_and_check_its_status(browser_page, tmp_path):
-    # A live server flushes the data migrations' rows between tests: make sure
-    # the categories the form offers are there.
-    PollutantCategory.objects.get_or_create(
-        code="wash-water",
-        defaults={"name": "Wash water", "plain_name": "Laundry or wash water, suds"},
-    )
-    PollutantCategory.objects.get_or_create(
-        code="oil-fuel",
-        defaults={
-            "name": "Oil",
-            "plain_name": "Oil, gasoline, diesel",
-            "hazardous": True,
-        },
-    )
     page = browser_page
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto("/report/")

@@ -1,0 +1,535 @@
+"""Forms of the staff case pages: validation and cleaning only; views call services."""
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from .models import (
+    Case,
+    CaseKind,
+    CaseParty,
+    CaseSource,
+    CaseStatus,
+    ExemptCategory,
+    Outfall,
+    Party,
+    PollutantCategory,
+    Premises,
+    Report,
+)
+from .roles import Role
+from .uploads import MAX_FILE_BYTES
+
+DIRECT_SOURCES = [
+    (value, label)
+    for value, label in CaseSource.choices
+    if value not in {CaseSource.WEB, CaseSource.OPEN311, CaseSource.INSPECTION}
+]
+
+
+def officers():
+    return (
+        get_user_model()
+        .objects.filter(groups__name=Role.SMO.value, is_active=True)
+        .order_by("last_name", "first_name", "username")
+        .distinct()
+    )
+
+
+class OfficerChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj):
+        return obj.get_full_name() or obj.username
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+
+class CaseDetailsFields(forms.Form):
+    """What the case is about; shared by "open a case" and "edit details"."""
+
+    kind = forms.ChoiceField(choices=CaseKind.choices)
+    summary = forms.CharField(max_length=200)
+    description = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), required=False
+    )
+    premises = forms.ModelChoiceField(
+        queryset=Premises.objects.all(),
+        required=False,
+        help_text="Choose known premises, or enter new ones below.",
+    )
+    new_premises_address = forms.CharField(
+        label="New premises: address", max_length=200, required=False
+    )
+    new_premises_tax_map_number = forms.CharField(
+        label="New premises: Suffolk County tax map number",
+        max_length=40,
+        required=False,
+        help_text="District-section-block-lot, e.g. 0200-001.00-01.00-001.000",
+    )
+    new_premises_land_use = forms.ChoiceField(
+        label="New premises: land use",
+        choices=[("", "—")] + list(Premises.LandUse.choices),
+        required=False,
+    )
+    location_description = forms.CharField(max_length=200, required=False)
+    latitude = forms.DecimalField(
+        max_digits=9, decimal_places=6, min_value=-90, max_value=90, required=False
+    )
+    longitude = forms.DecimalField(
+        max_digits=9, decimal_places=6, min_value=-180, max_value=180, required=False
+    )
+    outfall = forms.ModelChoiceField(
+        queryset=Outfall.objects.filter(active=True),
+        required=False,
+        label="Receiving outfall",
+    )
+    pollutant_categories = forms.ModelMultipleChoiceField(
+        queryset=PollutantCategory.objects.filter(active=True),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="§ 132-3 pollutants (R-DEF-1).",
+    )
+    assigned_officer = OfficerChoiceField(queryset=officers(), required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["assigned_officer"].queryset = officers()
+
+    def clean(self):
+        data = super().clean()
+        if data.get("premises") and data.get("new_premises_address"):
+            self.add_error(
+                "new_premises_address",
+                "Either choose known premises or enter new ones, not both.",
+            )
+        if not data.get("new_premises_address") and (
+            data.get("new_premises_tax_map_number") or data.get("new_premises_land_use")
+        ):
+            self.add_error("new_premises_address", "Give the new premises' address.")
+        if (data.get("latitude") is None) != (data.get("longitude") is None):
+            self.add_error("longitude", "Give both latitude and longitude, or neither.")
+        return data
+
+    def service_fields(self) -> dict:
+        """Keyword arguments for case_open / case_update_details."""
+        data = self.cleaned_data
+        fields = {
+            name: data[name]
+            for name in (
+                "kind",
+                "summary",
+                "description",
+                "premises",
+                "location_description",
+                "latitude",
+                "longitude",
+                "outfall",
+                "assigned_officer",
+            )
+        }
+        fields["pollutant_categories"] = list(data["pollutant_categories"])
+        if data.get("new_premises_address"):
+            fields["new_premises"] = {
+                "address": data["new_premises_address"],
+                "tax_map_number": data["new_premises_tax_map_number"],
+                "land_use": data["new_premises_land_use"],
+            }
+        return fields
+
+
+class CaseOpenForm(CaseDetailsFields):
+    """Open a case directly: a phone call, walk-in, e-mail, own observation…"""
+
+    source = forms.ChoiceField(choices=DIRECT_SOURCES, label="How it reached us")
+    field_order = ["source", "kind", "summary"]
+
+
+class CaseDetailsForm(CaseDetailsFields):
+    expected_version = forms.IntegerField(widget=forms.HiddenInput)
+
+    @classmethod
+    def for_case(cls, case: Case, data=None):
+        initial = {
+            name: getattr(case, name)
+            for name in (
+                "kind",
+                "summary",
+                "description",
+                "location_description",
+                "latitude",
+                "longitude",
+            )
+        }
+        initial.update(
+            premises=case.premises_id,
+            outfall=case.outfall_id,
+            assigned_officer=case.assigned_officer_id,
+            pollutant_categories=[p.pk for p in case.pollutant_categories.all()],
+            expected_version=case.version,
+        )
+        return cls(data=data, initial=initial)
+
+
+class TriageForm(forms.Form):
+    """Turn selected reports into a new case, or attach them to an existing one."""
+
+    ACTIONS = [("new", "Open a new case"), ("attach", "Add to an existing case")]
+
+    reports = forms.ModelMultipleChoiceField(
+        queryset=Report.objects.filter(case__isnull=True),
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": "Select at least one report."},
+    )
+    action = forms.ChoiceField(choices=ACTIONS, widget=forms.RadioSelect, initial="new")
+    summary = forms.CharField(
+        max_length=200, required=False, help_text="For a new case: a one-line summary."
+    )
+    kind = forms.ChoiceField(choices=CaseKind.choices, required=False)
+    attach_to = forms.CharField(
+        label="Existing case number",
+        max_length=20,
+        required=False,
+        help_text="e.g. MS4-2026-0042",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["reports"].label_from_instance = lambda r: r.tracking_code
+
+    def clean(self):
+        data = super().clean()
+        if data.get("action") == "new" and not data.get("summary"):
+            self.add_error("summary", "Give the new case a summary.")
+        if data.get("action") == "attach":
+            number = (data.get("attach_to") or "").strip()
+            if not number:
+                self.add_error("attach_to", "Give the case number to add them to.")
+            else:
+                case = Case.objects.filter(number__iexact=number).first()
+                if case is None:
+                    self.add_error("attach_to", f"No case {number}.")
+                elif case.status == CaseStatus.DUPLICATE:
+                    self.add_error(
+                        "attach_to",
+                        f"{case.number} was merged into {case.merged_into}; use that.",
+                    )
+                data["case"] = case
+        return data
+
+
+# --- transition forms -----------------------------------------------------------------
+class TransitionForm(forms.Form):
+    """What one transition needs. `case_fields()` are set on the case before the FSM
+    checks its conditions; the FSM (not this form) decides if the move is allowed."""
+
+    expected_status = forms.CharField(widget=forms.HiddenInput)
+    expected_version = forms.IntegerField(widget=forms.HiddenInput)
+    reason = forms.CharField(
+        label="Reason / note for the record",
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+    )
+    public = forms.BooleanField(
+        label="Show this step to the resident on the status page",
+        required=False,
+        initial=False,
+    )
+    case_field_names: tuple[str, ...] = ()
+
+    def __init__(self, *args, case: Case, **kwargs):
+        self.case = case
+        kwargs.setdefault(
+            "initial",
+            {"expected_status": case.status, "expected_version": case.version},
+        )
+        super().__init__(*args, **kwargs)
+
+    def case_fields(self) -> dict:
+        return {name: self.cleaned_data[name] for name in self.case_field_names}
+
+    def record_text(self) -> str:
+        """What the timeline event says: the reason and what the user entered."""
+        lines = [
+            f"{self.fields[name].label or name}: {value}"
+            for name, value in self.case_fields().items()
+            if value not in (None, "")
+        ]
+        if self.cleaned_data.get("reason"):
+            lines.append(self.cleaned_data["reason"])
+        return "\n".join(lines)
+
+
+class StartInvestigationForm(TransitionForm):
+    pass
+
+
+class CloseUnfoundedForm(TransitionForm):
+    closing_reason = forms.CharField(
+        label="Reasons the report is unfounded",
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    case_field_names = ("closing_reason",)
+    field_order = ["closing_reason", "reason"]
+
+
+class CloseExemptForm(TransitionForm):
+    exemption_basis = forms.ChoiceField(
+        choices=Case.ExemptionBasis.choices, widget=forms.RadioSelect
+    )
+    exempt_category = forms.ModelChoiceField(
+        queryset=ExemptCategory.objects.all(),
+        required=False,
+        label="Exempt category of § 132-6 A(1)",
+    )
+    exemption_reference = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Approval or permit relied on",
+        help_text="For R-PRO-3: the SMO's written approval (date, period). For "
+        "R-PRO-5: the SPDES permit number and the written approval.",
+    )
+    case_field_names = ("exemption_basis", "exempt_category", "exemption_reference")
+    field_order = ["exemption_basis", "exempt_category", "exemption_reference"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["exempt_category"].label_from_instance = lambda c: (
+            f"{c.name} — substantial contributor, no longer exempt"
+            if c.substantial_contributor
+            else c.name
+        )
+
+    def clean(self):
+        data = super().clean()
+        basis = data.get("exemption_basis")
+        category = data.get("exempt_category")
+        if basis == Case.ExemptionBasis.CATEGORY:
+            if category is None:
+                self.add_error("exempt_category", "Choose the category relied on.")
+            elif category.substantial_contributor:
+                self.add_error(
+                    "exempt_category",
+                    f"“{category.name}” has been determined a substantial "
+                    "contributor of pollutants and no longer exempts (R-PRO-2).",
+                )
+            data["exemption_reference"] = ""
+        elif basis and not (data.get("exemption_reference") or "").strip():
+            self.add_error("exemption_reference", "Give the approval or permit.")
+        elif basis:
+            data["exempt_category"] = None
+        return data
+
+
+class ReferForm(TransitionForm):
+    referred_to = forms.CharField(max_length=200, label="Agency referred to")
+    referred_on = forms.DateField(widget=DateInput, initial=timezone.localdate)
+    case_field_names = ("referred_to", "referred_on")
+    field_order = ["referred_to", "referred_on", "reason"]
+
+    def clean_referred_on(self):
+        day = self.cleaned_data["referred_on"]
+        if day > timezone.localdate():
+            raise forms.ValidationError("The referral date cannot be in the future.")
+        return day
+
+
+class MergeDuplicateForm(TransitionForm):
+    merge_into = forms.CharField(
+        label="Merge into case number", max_length=20, help_text="e.g. MS4-2026-0042"
+    )
+    field_order = ["merge_into", "reason"]
+
+    def clean_merge_into(self):
+        number = self.cleaned_data["merge_into"].strip()
+        target = Case.objects.filter(number__iexact=number).first()
+        if target is None:
+            raise forms.ValidationError(f"No case {number}.")
+        if target.pk == self.case.pk:
+            raise forms.ValidationError("A case cannot be merged into itself.")
+        if target.status == CaseStatus.DUPLICATE:
+            raise forms.ValidationError(
+                f"{target.number} is itself a duplicate of {target.merged_into}."
+            )
+        return target
+
+
+class ConfirmViolationForm(TransitionForm):
+    responsible_party = forms.ModelChoiceField(
+        queryset=Party.objects.none(),
+        help_text="A party named on this case (add one first if missing).",
+    )
+    violation_confirmed_on = forms.DateField(
+        widget=DateInput, initial=timezone.localdate
+    )
+    violation_finding = forms.CharField(
+        label="Finding", widget=forms.Textarea(attrs={"rows": 3})
+    )
+    case_field_names = (
+        "responsible_party",
+        "violation_confirmed_on",
+        "violation_finding",
+    )
+    field_order = [
+        "responsible_party",
+        "violation_confirmed_on",
+        "violation_finding",
+        "reason",
+    ]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["responsible_party"].queryset = Party.objects.filter(
+            case_roles__case=self.case
+        ).distinct()
+
+    def clean_violation_confirmed_on(self):
+        day = self.cleaned_data["violation_confirmed_on"]
+        if day > timezone.localdate():
+            raise forms.ValidationError("The date cannot be in the future.")
+        return day
+
+
+class ResolveForm(TransitionForm):
+    eliminated_on = forms.DateField(
+        widget=DateInput,
+        label="Date the discharge or connection was eliminated",
+    )
+    verification = forms.CharField(
+        label="How the elimination was verified",
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    case_field_names = ("eliminated_on", "verification")
+    field_order = ["eliminated_on", "verification", "reason"]
+
+    def clean_eliminated_on(self):
+        day = self.cleaned_data["eliminated_on"]
+        if day > timezone.localdate():
+            raise forms.ValidationError("The date cannot be in the future.")
+        return day
+
+
+class ReopenForm(TransitionForm):
+    reason = forms.CharField(
+        label="Reason for reopening (recurrence)",
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+
+TRANSITION_FORMS = {
+    "start_investigation": StartInvestigationForm,
+    "close_unfounded": CloseUnfoundedForm,
+    "close_exempt": CloseExemptForm,
+    "refer": ReferForm,
+    "mark_duplicate": MergeDuplicateForm,
+    "confirm_violation": ConfirmViolationForm,
+    "resolve": ResolveForm,
+    "reopen": ReopenForm,
+}
+
+
+# --- records on the case -----------------------------------------------------------------
+class PartyForm(forms.Form):
+    role = forms.ChoiceField(choices=CaseParty.Role.choices)
+    party = forms.ModelChoiceField(
+        queryset=Party.objects.all(),
+        required=False,
+        label="Known party",
+        help_text="Choose a known party, or enter a new one below.",
+    )
+    kind = forms.ChoiceField(
+        choices=Party.Kind.choices,
+        required=False,
+        label="New party: individual or entity",
+    )
+    name = forms.CharField(max_length=200, required=False, label="New party: name")
+    contact_person = forms.CharField(max_length=200, required=False)
+    mailing_address = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), required=False
+    )
+    email = forms.EmailField(required=False)
+    phone = forms.CharField(max_length=40, required=False)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("party") and data.get("name"):
+            self.add_error("name", "Either choose a known party or enter a new one.")
+        elif not data.get("party") and not data.get("name"):
+            self.add_error("name", "Give the new party's name (or choose a known one).")
+        return data
+
+    def new_party(self) -> dict | None:
+        data = self.cleaned_data
+        if data.get("party"):
+            return None
+        return {
+            "kind": data.get("kind") or Party.Kind.PERSON,
+            "name": data["name"],
+            "contact_person": data["contact_person"],
+            "mailing_address": data["mailing_address"],
+            "email": data["email"],
+            "phone": data["phone"],
+        }
+
+
+class NoteForm(forms.Form):
+    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), label="Note")
+    public = forms.BooleanField(
+        required=False, label="Public: show this note to the resident"
+    )
+
+
+class AttachmentForm(forms.Form):
+    file = forms.FileField()
+    description = forms.CharField(max_length=200, required=False)
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_FILE_BYTES:
+            raise forms.ValidationError(
+                f"The file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB."
+            )
+        if upload.size == 0:
+            raise forms.ValidationError("The file is empty.")
+        return upload
+
+
+class ReferralOutcomeForm(forms.Form):
+    expected_version = forms.IntegerField(widget=forms.HiddenInput)
+    outcome = forms.CharField(
+        label="What the agency did", widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+
+class CaseFilterForm(forms.Form):
+    STATUS_CHOICES = [
+        ("", "Any status"),
+        ("open", "Any open"),
+        ("closed", "Any closed"),
+        *CaseStatus.choices,
+    ]
+    q = forms.CharField(
+        label="Search",
+        required=False,
+        help_text="Case number, address, tax map number, party, tracking code",
+    )
+    status = forms.ChoiceField(choices=STATUS_CHOICES, required=False)
+    kind = forms.ChoiceField(
+        choices=[("", "Any kind"), *CaseKind.choices], required=False
+    )
+    officer = OfficerChoiceField(
+        queryset=officers(), required=False, empty_label="Any officer"
+    )
+    opened_from = forms.DateField(widget=DateInput, required=False)
+    opened_to = forms.DateField(widget=DateInput, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["officer"].queryset = officers()
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("opened_from"), data.get("opened_to")
+        if start and end and start > end:
+            self.add_error("opened_to", "The end date is before the start date.")
+        return data

@@ -1,0 +1,221 @@
+"""Reads for the staff pages: the triage queue, duplicate suggestions, the
+dashboard, the case list and search, the case page. No writes here."""
+
+import datetime as dt
+import math
+import re
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
+
+from .models import (
+    CLOSED_STATUSES,
+    Case,
+    CaseEvent,
+    CaseParty,
+    CaseStatus,
+    Report,
+)
+from .roles import CASE_READERS, Role, has_role
+
+DUPLICATE_RADIUS_M = 150
+DUPLICATE_WINDOW_DAYS = 30
+CASE_NUMBER_RE = re.compile(r"^\s*MS4-(\d{4})-(\d{1,6})\s*$", re.IGNORECASE)
+
+
+def _case_list_qs() -> QuerySet[Case]:
+    return Case.objects.select_related("premises", "assigned_officer")
+
+
+# --- triage ---------------------------------------------------------------------
+def triage_queue() -> QuerySet[Report]:
+    """Reports waiting for triage: not yet on any case, oldest first."""
+    return (
+        Report.objects.filter(case__isnull=True)
+        .prefetch_related("pollutant_categories")
+        .order_by("received_at")
+    )
+
+
+def triage_count() -> int:
+    return Report.objects.filter(case__isnull=True).count()
+
+
+def distance_m(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Great-circle distance in metres (haversine; plenty for 150 m)."""
+    lat1, lon1, lat2, lon2 = map(math.radians, (*a, *b))
+    h = (
+        math.sin((lat2 - lat1) / 2) ** 2
+        + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
+    )
+    return 2 * 6_371_000 * math.asin(math.sqrt(h))
+
+
+def _norm_address(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", " ", (text or "").casefold()).strip()
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    case: Case
+    reason: str
+
+
+def duplicate_candidates(now=None) -> list[Case]:
+    """Cases a new report could belong to: still open, or opened or closed in the
+    last 30 days (issue 3). One query."""
+    now = now or timezone.now()
+    since = now - dt.timedelta(days=DUPLICATE_WINDOW_DAYS)
+    return list(
+        _case_list_qs()
+        .exclude(status=CaseStatus.DUPLICATE)
+        .filter(
+            ~Q(status__in=CLOSED_STATUSES)
+            | Q(opened_at__gte=since)
+            | Q(closed_at__gte=since)
+        )
+    )
+
+
+def duplicate_suggestions(report: Report, candidates: list[Case]) -> list[Suggestion]:
+    """Likely duplicates of `report` among `candidates`: same premises address, or
+    a location within 150 m. Nearest first."""
+    found = []
+    address = _norm_address(report.address)
+    here = (
+        (float(report.latitude), float(report.longitude))
+        if report.latitude is not None and report.longitude is not None
+        else None
+    )
+    for case in candidates:
+        if (
+            address
+            and case.premises is not None
+            and _norm_address(case.premises.address) == address
+        ):
+            found.append((0.0, Suggestion(case, "same premises")))
+            continue
+        there = case.location
+        if here and there:
+            metres = distance_m(here, there)
+            if metres <= DUPLICATE_RADIUS_M:
+                found.append((metres, Suggestion(case, f"{metres:.0f} m away")))
+    found.sort(key=lambda pair: pair[0])
+    return [s for _, s in found]
+
+
+def triage_rows(reports) -> list[tuple[Report, list[Suggestion]]]:
+    """Each queued report with its duplicate suggestions (two queries in all)."""
+    candidates = duplicate_candidates()
+    return [(r, duplicate_suggestions(r, candidates)) for r in reports]
+
+
+# --- dashboard --------------------------------------------------------------------
+def dashboard_for(user) -> dict:
+    """What the dashboard shows `user`: per role, a fixed number of queries."""
+    data = {
+        "is_smo": has_role(user, Role.SMO),
+        "is_reader": has_role(user, *CASE_READERS),
+    }
+    if data["is_smo"]:
+        data["triage_count"] = triage_count()
+        data["newest_reports"] = list(Report.objects.filter(case__isnull=True)[:5])
+        data["my_cases"] = list(
+            _case_list_qs()
+            .filter(assigned_officer=user)
+            .exclude(status__in=CLOSED_STATUSES)
+            .order_by("-opened_at")[:10]
+        )
+        data["open_count"] = Case.objects.exclude(status__in=CLOSED_STATUSES).count()
+    if data["is_reader"]:
+        data["recent_events"] = list(
+            CaseEvent.objects.select_related("case", "actor").order_by("-at", "-id")[
+                :15
+            ]
+        )
+    return data
+
+
+# --- the case list ------------------------------------------------------------------
+def case_search(
+    *,
+    q: str = "",
+    status: str = "",
+    kind: str = "",
+    officer=None,
+    opened_from: dt.date | None = None,
+    opened_to: dt.date | None = None,
+) -> QuerySet[Case]:
+    """Cases matching the search text (case number, address, tax map number, party
+    name, report tracking code) and the filters. "open" as status = any open one."""
+    qs = _case_list_qs()
+    q = (q or "").strip()
+    if q:
+        number = CASE_NUMBER_RE.match(q)
+        if number:
+            year, seq = number.groups()
+            qs = qs.filter(number__iexact=f"MS4-{year}-{int(seq):04d}")
+        else:
+            party_match = CaseParty.objects.filter(
+                case=OuterRef("pk"), party__name__icontains=q
+            )
+            report_match = Report.objects.filter(
+                case=OuterRef("pk"), tracking_code__iexact=q
+            )
+            qs = qs.filter(
+                Q(number__icontains=q)
+                | Q(summary__icontains=q)
+                | Q(premises__address__icontains=q)
+                | Q(premises__tax_map_number__icontains=q)
+                | Q(location_description__icontains=q)
+                | Q(responsible_party__name__icontains=q)
+                | Exists(party_match)
+                | Exists(report_match)
+            )
+    if status == "open":
+        qs = qs.exclude(status__in=CLOSED_STATUSES)
+    elif status == "closed":
+        qs = qs.filter(status__in=CLOSED_STATUSES)
+    elif status:
+        qs = qs.filter(status=status)
+    if kind:
+        qs = qs.filter(kind=kind)
+    if officer is not None:
+        qs = qs.filter(assigned_officer=officer)
+    if opened_from:
+        qs = qs.filter(opened_at__date__gte=opened_from)
+    if opened_to:
+        qs = qs.filter(opened_at__date__lte=opened_to)
+    return qs.order_by("-opened_at", "-id")
+
+
+# --- the case page --------------------------------------------------------------------
+def case_by_number(number: str) -> Case:
+    """The case with its related records for the case page (raises DoesNotExist)."""
+    return (
+        Case.objects.select_related(
+            "premises",
+            "outfall",
+            "assigned_officer",
+            "responsible_party",
+            "exempt_category",
+            "merged_into",
+            "opened_by",
+        )
+        .prefetch_related("pollutant_categories")
+        .get(number__iexact=number)
+    )
+
+
+def case_timeline(case: Case) -> QuerySet[CaseEvent]:
+    """The whole chronology of `case`, oldest first, with who did it."""
+    return case.events.select_related("actor").order_by("at", "id")
+
+
+def case_parties(case: Case) -> QuerySet[CaseParty]:
+    return case.case_parties.select_related("party").order_by("role", "party__name")
+
+
+def case_reports(case: Case) -> QuerySet[Report]:
+    return case.reports.order_by("received_at")

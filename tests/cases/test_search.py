@@ -1,0 +1,75 @@
+"""Finding a case by number, address, tax map number, party name or tracking code;
+filters by status, kind, officer and date range; pagination."""
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from cases.selectors import case_search
+
+from .factories import CaseFactory, PremisesFactory, ReportFactory, name_party
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cases(smo_user):
+    premises = PremisesFactory(
+        address="14 Tyler Avenue", tax_map_number="0200-005.00-02.00-014.000"
+    )
+    a = CaseFactory(
+        number="MS4-2026-0042", premises=premises, assigned_officer=smo_user
+    )
+    b = CaseFactory(kind="spill", resolved=True)
+    name_party(b, role="operator").__class__.objects.filter(case_roles__case=b).update(
+        name="Harbor Auto Detailing LLC"
+    )
+    c = CaseFactory(opened_at=timezone.now() - dt.timedelta(days=60))
+    report = ReportFactory(case=c)
+    return a, b, c, report
+
+
+def test_search_by_case_number_even_without_leading_zeros(cases):
+    a = cases[0]
+    assert list(case_search(q="MS4-2026-0042")) == [a]
+    assert list(case_search(q="ms4-2026-42")) == [a]
+
+
+def test_search_by_address_tax_map_party_and_tracking_code(cases):
+    a, b, c, report = cases
+    assert list(case_search(q="tyler ave")) == [a]
+    assert list(case_search(q="005.00-02.00-014")) == [a]
+    assert list(case_search(q="harbor auto")) == [b]
+    assert list(case_search(q=report.tracking_code.lower())) == [c]
+
+
+def test_filters_status_kind_officer_dates(cases, smo_user):
+    a, b, c, _ = cases
+    assert set(case_search(status="open")) == {a, c}
+    assert list(case_search(status="resolved")) == [b]
+    assert list(case_search(kind="spill")) == [b]
+    assert list(case_search(officer=smo_user)) == [a]
+    week_ago = timezone.localdate() - dt.timedelta(days=7)
+    assert set(case_search(opened_from=week_ago)) == {a, b}
+    assert list(case_search(opened_to=week_ago)) == [c]
+
+
+def test_list_page_searches_and_paginates(smo_client, cases):
+    for _ in range(30):
+        CaseFactory()
+    html = smo_client.get(reverse("cases:list"), {"q": "Tyler"}).content.decode()
+    assert "MS4-2026-0042" in html and "1 case." in html
+    page1 = smo_client.get(reverse("cases:list"), {"status": "open"}).content
+    assert b"Page 1 of 2" in page1 and b"status=open&amp;page=2" in page1
+
+
+def test_list_page_bad_dates_keep_input_and_say_why(smo_client, cases):
+    response = smo_client.get(
+        reverse("cases:list"), {"opened_from": "2026-05-01", "opened_to": "2026-04-01"}
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "end date is before the start date" in html
+    assert 'value="2026-05-01"' in html
