@@ -82,7 +82,7 @@ def spill_record(*, actor, premises, facility=None, case=None, **fields):
     _validate(spill)
     if spill.notice_at is not None:
         spill.notice_received_by = actor
-    spill.full_clean()
+    spill.full_clean(exclude=["status"])
     with transaction.atomic():
         spill.save()
         known_on = local_date(spill.known_at)
@@ -241,7 +241,7 @@ def spill_open_case(*, actor, spill):
     require_smo(actor)
     with transaction.atomic():
         locked = (
-            SpillNotification.objects.select_for_update()
+            SpillNotification.objects.select_for_update(of=("self",))
             .select_related("notice_deadline", "confirmation_deadline")
             .get(pk=spill.pk)
         )
