@@ -62,14 +62,14 @@ def facility(yard, smo_user):
 
 @pytest.fixture
 def construction_fields(yard):
-    return dict(
-        premises=yard,
-        name="Harbor Heights subdivision",
-        permit_type=Facility.PermitType.CONSTRUCTION,
-        permit_number="NYR10C999",
-        permit_issued_on=dt.date(2026, 3, 1),
-        disturbed_acres=Decimal("0.125"),
-    )
+    return {
+        "premises": yard,
+        "name": "Harbor Heights subdivision",
+        "permit_type": Facility.PermitType.CONSTRUCTION,
+        "permit_number": "NYR10C999",
+        "permit_issued_on": dt.date(2026, 3, 1),
+        "disturbed_acres": Decimal("0.125"),
+    }
 
 
 @pytest.fixture

@@ -19,17 +19,17 @@ TEL = SpillNotification.NoticeMethod.TELEPHONE
 
 
 def spill(user, premises, known, notice_at=None, method=TEL, **extra):
-    fields = dict(
-        reported_by="Pat Quinn",
-        reporter_email="pat@example.org",
-        known_at=known,
-        material="Wash water",
-        hazardous=False,
-        containment_steps="Boom",
-        cleanup_steps="Vacuum truck",
-        notice_method=method if notice_at else "",
-        notice_at=notice_at,
-    )
+    fields = {
+        "reported_by": "Pat Quinn",
+        "reporter_email": "pat@example.org",
+        "known_at": known,
+        "material": "Wash water",
+        "hazardous": False,
+        "containment_steps": "Boom",
+        "cleanup_steps": "Vacuum truck",
+        "notice_method": method if notice_at else "",
+        "notice_at": notice_at,
+    }
     fields.update(extra)
     return services.spill_record(actor=user, premises=premises, **fields)
 
