@@ -75,10 +75,13 @@ def spill_record(*, actor, premises, facility=None, case=None, **fields):
     for name in SPILL_FIELDS:
         if name in fields:
             setattr(spill, name, fields[name])
-    if fields.get("commercial_or_industrial") is None:
-        spill.commercial_or_industrial = (
-            facility is not None or premises.is_commercial_or_industrial
-        )
+    # R-SPL-5: a facility, or premises recorded as commercial or industrial, is
+    # such an establishment whatever the form's box says.
+    spill.commercial_or_industrial = bool(
+        fields.get("commercial_or_industrial")
+        or facility is not None
+        or premises.is_commercial_or_industrial
+    )
     _validate(spill)
     if spill.notice_at is not None:
         spill.notice_received_by = actor
