@@ -1,11 +1,23 @@
 """Panels the inspections app adds to other pages (the case page)."""
 
 from django import template
+from django.template.loader import render_to_string
+
+from cases.roles import CASE_READERS, has_role
+
+from ..selectors import case_records
 
 register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
 def case_inspections_panel(context, case):
-    """Inspections, spills, screenings… of `case`, for the case page."""
-    return ""
+    """Inspections, spills, screenings, samples… of `case`, with links, for the
+    case page (readers of cases only)."""
+    request = context.get("request")
+    user = getattr(request, "user", None) or context.get("user")
+    if not has_role(user, *CASE_READERS):
+        return ""
+    return render_to_string(
+        "inspections/_case_panel.html", case_records(case), request=request
+    )

@@ -1,0 +1,360 @@
+"""Forms of the inspections app: validation and cleaning only; services write."""
+
+from django import forms
+from django.contrib.auth import get_user_model
+
+from cases.models import Case, Outfall, Premises
+from cases.roles import Role
+
+from .models import (
+    BMPRequirement,
+    Calibration,
+    ComplianceProofRequest,
+    DischargeApproval,
+    DyeTestNotice,
+    Facility,
+    Inspection,
+    InspectionCorrection,
+    MonitoringEquipment,
+    OutfallScreening,
+    Sample,
+    SpillNotification,
+)
+from .services import CORRECTABLE_FIELDS
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%Y-%m-%d", **kwargs)
+
+
+class DateTimeInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
+
+
+def _dates(form_class):
+    """Use the browser's date and date-time pickers for every date field."""
+    for field in form_class.base_fields.values():
+        if isinstance(field, forms.DateTimeField):
+            field.widget = DateTimeInput()
+            field.input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]
+        elif isinstance(field, forms.DateField):
+            field.widget = DateInput()
+    return form_class
+
+
+def smo_officers():
+    return (
+        get_user_model()
+        .objects.filter(groups__name=Role.SMO.value, is_active=True)
+        .order_by("last_name", "username")
+    )
+
+
+class OfficerChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj):
+        return obj.get_full_name() or obj.username
+
+
+@_dates
+class FacilityForm(forms.ModelForm):
+    class Meta:
+        model = Facility
+        fields = [
+            "premises",
+            "name",
+            "operator",
+            "contact_email",
+            "permit_type",
+            "permit_number",
+            "permit_issued_on",
+            "permit_expires_on",
+            "disturbed_acres",
+            "ms4_approval_on",
+            "ms4_approval_reference",
+            "notes",
+        ]
+
+
+@_dates
+class ProofRequestForm(forms.ModelForm):
+    class Meta:
+        model = ComplianceProofRequest
+        fields = ["requested_on", "what_is_required"]
+
+
+class ProofRecordForm(forms.Form):
+    proof_received_on = forms.DateField(widget=DateInput())
+    proof_description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}))
+    accepted = forms.BooleanField(required=False, label="Proof accepted")
+
+
+@_dates
+class EquipmentForm(forms.ModelForm):
+    class Meta:
+        model = MonitoringEquipment
+        fields = [
+            "kind",
+            "description",
+            "location",
+            "installed_on",
+            "calibration_interval_months",
+        ]
+
+
+@_dates
+class CalibrationForm(forms.ModelForm):
+    class Meta:
+        model = Calibration
+        fields = ["calibrated_on", "calibrated_by", "notes"]
+
+
+@_dates
+class BMPForm(forms.ModelForm):
+    class Meta:
+        model = BMPRequirement
+        fields = [
+            "premises",
+            "facility",
+            "case",
+            "responsible_party",
+            "practice_type",
+            "description",
+            "at_persons_expense",
+            "required_on",
+            "days_to_implement",
+        ]
+
+
+class BMPVerifyForm(forms.Form):
+    verified_on = forms.DateField(widget=DateInput())
+    notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+
+
+@_dates
+class InspectionScheduleForm(forms.ModelForm):
+    officer = OfficerChoiceField(queryset=None)
+
+    class Meta:
+        model = Inspection
+        fields = [
+            "kind",
+            "premises",
+            "facility",
+            "case",
+            "officer",
+            "scheduled_for",
+            "purpose",
+        ]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["officer"].queryset = smo_officers()
+        self.fields["premises"].required = False
+        self.fields["premises"].help_text = "Or choose a facility below."
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("premises") and not data.get("facility"):
+            raise forms.ValidationError("Choose the premises or the facility.")
+        return data
+
+
+@_dates
+class InspectionRecordForm(forms.ModelForm):
+    class Meta:
+        model = Inspection
+        fields = [
+            "performed_at",
+            "attendees",
+            "access_outcome",
+            "access_notes",
+            "findings",
+        ]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("performed_at", "attendees", "access_outcome"):
+            self.fields[name].required = True
+
+
+class FindingsForm(forms.Form):
+    findings = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}))
+
+
+class CancelForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class CorrectionForm(forms.ModelForm):
+    field_name = forms.ChoiceField(
+        label="What is corrected", choices=list(CORRECTABLE_FIELDS.items())
+    )
+
+    class Meta:
+        model = InspectionCorrection
+        fields = ["field_name", "corrected_text", "reason"]
+
+
+@_dates
+class SampleForm(forms.ModelForm):
+    class Meta:
+        model = Sample
+        fields = [
+            "parameter",
+            "value",
+            "unit",
+            "method",
+            "lab",
+            "chain_of_custody_number",
+            "sampled_on",
+        ]
+
+
+class PhotoForm(forms.Form):
+    photo = forms.FileField(help_text="JPEG, PNG, WebP or GIF, up to 10 MB.")
+    caption = forms.CharField(max_length=200, required=False)
+
+
+class WarrantDraftForm(forms.Form):
+    probable_cause = forms.CharField(
+        label="Probable-cause statement",
+        widget=forms.Textarea(attrs={"rows": 5}),
+        required=False,
+    )
+    court = forms.CharField(max_length=200, required=False)
+
+
+class WarrantStepForm(forms.Form):
+    on = forms.DateField(label="Date", widget=DateInput(), required=False)
+    notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+
+@_dates
+class OutfallForm(forms.ModelForm):
+    class Meta:
+        model = Outfall
+        fields = [
+            "code",
+            "location_description",
+            "latitude",
+            "longitude",
+            "receiving_water",
+            "is_303d_listed",
+            "has_tmdl",
+            "tmdl_approved_on",
+            "active",
+        ]
+        labels = {"tmdl_approved_on": "Date EPA approved the TMDL"}
+
+
+@_dates
+class ScreeningForm(forms.ModelForm):
+    class Meta:
+        model = OutfallScreening
+        fields = [
+            "screened_at",
+            "hours_since_rain",
+            "flow_present",
+            "flow_rate",
+            "colour",
+            "colour_description",
+            "odour",
+            "odour_description",
+            "turbidity",
+            "floatables",
+            "deposits_stains",
+            "vegetation",
+            "pipe_benthic_growth",
+            "pool_quality",
+            "severity",
+            "notes",
+        ]
+
+
+@_dates
+class SpillForm(forms.ModelForm):
+    class Meta:
+        model = SpillNotification
+        fields = [
+            "premises",
+            "facility",
+            "case",
+            "reported_by",
+            "reporter_email",
+            "reporter_phone",
+            "known_at",
+            "material",
+            "quantity",
+            "hazardous",
+            "containment_steps",
+            "cleanup_steps",
+            "dispatch_called_at",
+            "notice_method",
+            "notice_at",
+            "commercial_or_industrial",
+        ]
+        help_texts = {
+            "dispatch_called_at": "Hazardous releases only (R-SPL-2).",
+            "notice_method": "Leave empty if the village was not told.",
+            "commercial_or_industrial": "The on-site record must then be kept three "
+            "years (R-SPL-5).",
+        }
+
+
+class SpillConfirmationForm(forms.Form):
+    confirmation_mailed_on = forms.DateField(
+        label="Written confirmation mailed on (postmark)", widget=DateInput()
+    )
+    confirmation_received_on = forms.DateField(
+        label="Received on", widget=DateInput(), required=False
+    )
+
+
+class SpillCloseForm(forms.Form):
+    notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+
+@_dates
+class DyeTestForm(forms.ModelForm):
+    class Meta:
+        model = DyeTestNotice
+        fields = [
+            "premises",
+            "case",
+            "notified_at",
+            "notified_by",
+            "test_at",
+            "tester",
+            "purpose",
+        ]
+
+
+@_dates
+class ApprovalForm(forms.ModelForm):
+    class Meta:
+        model = DischargeApproval
+        fields = [
+            "premises",
+            "case",
+            "reference",
+            "harm_prevented",
+            "discharge_description",
+            "starts_on",
+            "ends_on",
+            "conditions",
+            "approved_on",
+        ]
+
+
+# Keep select lists short on phones: open cases only for linking.
+for _form in (InspectionScheduleForm, BMPForm, SpillForm, DyeTestForm, ApprovalForm):
+    _form.base_fields["case"].queryset = Case.objects.order_by("-opened_at")
+    _form.base_fields["case"].required = False
+for _form in (SpillForm, DyeTestForm, ApprovalForm, BMPForm):
+    _form.base_fields["premises"].queryset = Premises.objects.all()

@@ -1,0 +1,111 @@
+"""Reads of the inspections app (lists, detail pages, the case panel)."""
+
+import datetime as dt
+
+from django.db.models import Q
+from django.utils import timezone
+
+from cases.deadlines.services import deadlines_for
+from cases.models import Case, Outfall
+
+from .models import (
+    DischargeApproval,
+    DyeTestNotice,
+    Facility,
+    Inspection,
+    InspectionStatus,
+    OutfallScreening,
+    Sample,
+    SpillNotification,
+)
+
+
+def approvals_in_force(*, on: dt.date, premises=None):
+    """SMO discharge approvals (R-PRO-3) in force on `on`: started, not ended,
+    not revoked. An expired approval no longer exempts a discharge."""
+    qs = DischargeApproval.objects.filter(starts_on__lte=on, ends_on__gte=on).filter(
+        Q(revoked_on__isnull=True) | Q(revoked_on__gt=on)
+    )
+    if premises is not None:
+        qs = qs.filter(premises=premises)
+    return qs.select_related("premises")
+
+
+def inspection_list(*, status: str | None = None):
+    qs = Inspection.objects.select_related("premises", "facility", "officer", "case")
+    if status:
+        qs = qs.filter(status=status)
+    return qs
+
+
+def upcoming_inspections(*, officer=None, start: dt.datetime | None = None):
+    """Scheduled inspections from `start` (default: the start of today), soonest
+    first, optionally of one officer."""
+    if start is None:
+        start = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
+    qs = inspection_list(status=InspectionStatus.SCHEDULED).filter(
+        scheduled_for__gte=start
+    )
+    if officer is not None:
+        qs = qs.filter(officer=officer)
+    return qs.order_by("scheduled_for")
+
+
+def facility_list():
+    return Facility.objects.select_related("premises", "operator")
+
+
+def outfall_list():
+    return Outfall.objects.all()
+
+
+def outfall_history(outfall):
+    """Screenings and cases of one outfall, newest first."""
+    screenings = outfall.screenings.select_related("screened_by", "case")
+    cases = Case.objects.filter(
+        Q(outfall=outfall) | Q(outfall_screenings__outfall=outfall)
+    ).distinct()
+    return {
+        "screenings": screenings,
+        "cases": cases.order_by("-opened_at"),
+        "deadlines": deadlines_for(outfall),
+    }
+
+
+def screening_list():
+    return OutfallScreening.objects.select_related("outfall", "case", "screened_by")
+
+
+def spill_list():
+    return SpillNotification.objects.select_related(
+        "premises",
+        "facility",
+        "case",
+        "notice_deadline",
+        "confirmation_deadline",
+        "retention_deadline",
+    )
+
+
+def dye_test_list():
+    return DyeTestNotice.objects.select_related("premises", "received_by", "case")
+
+
+def approval_list():
+    return DischargeApproval.objects.select_related("premises", "approved_by", "case")
+
+
+def case_records(case):
+    """Everything of this app that belongs to `case`, for the case page panel."""
+    return {
+        "inspections": inspection_list().filter(case=case).order_by("-scheduled_for"),
+        "spills": spill_list().filter(case=case),
+        "screenings": screening_list().filter(case=case),
+        "samples": Sample.objects.filter(inspection__case=case).select_related(
+            "inspection"
+        ),
+        "warrants": case.warrant_applications.all(),
+        "bmps": case.bmp_requirements.all(),
+        "dye_tests": case.dye_tests.all(),
+        "approvals": case.discharge_approvals.all(),
+    }

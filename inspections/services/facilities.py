@@ -1,0 +1,294 @@
+"""Facilities, proof of compliance, monitoring equipment and BMP requirements."""
+
+import datetime as dt
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from cases.deadlines.services import (
+    meet_deadline,
+    open_deadline,
+    open_deadline_for,
+    waive_deadline,
+)
+
+from ..models import (
+    BMPRequirement,
+    Calibration,
+    ComplianceProofRequest,
+    Facility,
+    MonitoringEquipment,
+)
+from ._common import event, not_future, require_smo
+
+FACILITY_FIELDS = (
+    "premises",
+    "name",
+    "operator",
+    "contact_email",
+    "permit_type",
+    "permit_number",
+    "permit_issued_on",
+    "permit_expires_on",
+    "disturbed_acres",
+    "ms4_approval_on",
+    "ms4_approval_reference",
+    "notes",
+)
+
+
+def facility_save(*, actor, facility: Facility | None = None, **fields) -> Facility:
+    """Create or update a facility with its SPDES permit (R-IND-1, R-PRO-5).
+    Who: SMO staff. Raises ValidationError (e.g. a "construction" permit for less
+    than 1/8 acre, R-DEF-1) with nothing saved."""
+    require_smo(actor)
+    facility = facility or Facility()
+    for name in FACILITY_FIELDS:
+        if name in fields:
+            setattr(facility, name, fields[name])
+    not_future(facility.ms4_approval_on, "ms4_approval_on", "The written approval")
+    facility.full_clean()
+    with transaction.atomic():
+        facility.save()
+    return facility
+
+
+def proof_request_create(
+    *, actor, facility, requested_on: dt.date, what_is_required: str, case=None
+) -> ComplianceProofRequest:
+    """Ask a permittee for proof of compliance with its permit (R-IND-1).
+    Who: SMO staff. Raises ValidationError."""
+    require_smo(actor)
+    not_future(requested_on, "requested_on", "The request date")
+    if not what_is_required.strip():
+        raise ValidationError({"what_is_required": "Say what proof is required."})
+    with transaction.atomic():
+        req = ComplianceProofRequest.objects.create(
+            facility=facility,
+            case=case,
+            requested_on=requested_on,
+            requested_by=actor,
+            what_is_required=what_is_required,
+        )
+        event(
+            case=case,
+            actor=actor,
+            kind="inspection",
+            summary=f"Proof of permit compliance requested from {facility.name}",
+            detail=what_is_required,
+            subject=req,
+            rule_id="R-IND-1",
+        )
+    return req
+
+
+def proof_record(
+    *, actor, request, received_on: dt.date, description: str, accepted: bool
+) -> ComplianceProofRequest:
+    """File the proof of compliance received (R-IND-1). Who: SMO staff."""
+    require_smo(actor)
+    not_future(received_on, "proof_received_on", "The date received")
+    if received_on < request.requested_on:
+        raise ValidationError(
+            {"proof_received_on": "The proof cannot arrive before it was requested."}
+        )
+    if not description.strip():
+        raise ValidationError({"proof_description": "Describe the proof filed."})
+    with transaction.atomic():
+        req = ComplianceProofRequest.objects.select_for_update().get(pk=request.pk)
+        if req.proof_received_on is not None:
+            raise ValidationError("Proof was already filed for this request.")
+        req.proof_received_on = received_on
+        req.proof_description = description
+        req.accepted = accepted
+        req.save()
+        event(
+            case=req.case,
+            actor=actor,
+            kind="inspection",
+            summary=f"Proof of permit compliance filed ({'accepted' if accepted else 'not accepted'})",
+            subject=req,
+            rule_id="R-IND-1",
+        )
+    return req
+
+
+def equipment_create(*, actor, facility, **fields) -> MonitoringEquipment:
+    """Register monitoring equipment on a facility (R-ACC-2). Who: SMO staff."""
+    require_smo(actor)
+    equipment = MonitoringEquipment(facility=facility, **fields)
+    not_future(equipment.installed_on, "installed_on", "The installation date")
+    if not equipment.calibration_interval_months:
+        raise ValidationError(
+            {"calibration_interval_months": "Give at least one month."}
+        )
+    equipment.full_clean()
+    with transaction.atomic():
+        equipment.save()
+    return equipment
+
+
+def calibration_record(
+    *, actor, equipment, calibrated_on: dt.date, calibrated_by: str, notes: str = ""
+) -> Calibration:
+    """Record a calibration (R-ACC-2): meets the open recalibration deadline and
+    opens the next one, `calibration_interval_months` later. Who: SMO staff.
+    Raises ValidationError for a date in the future or before the last calibration."""
+    require_smo(actor)
+    not_future(calibrated_on, "calibrated_on", "The calibration date")
+    if not calibrated_by.strip():
+        raise ValidationError({"calibrated_by": "Say who calibrated it."})
+    with transaction.atomic():
+        equipment = MonitoringEquipment.objects.select_for_update().get(pk=equipment.pk)
+        last = equipment.calibrations.order_by("-calibrated_on").first()
+        if last is not None and calibrated_on < last.calibrated_on:
+            raise ValidationError(
+                {
+                    "calibrated_on": "A later calibration "
+                    f"({last.calibrated_on:%Y-%m-%d}) is already recorded; this date "
+                    "is earlier."
+                }
+            )
+        calibration = Calibration.objects.create(
+            equipment=equipment,
+            calibrated_on=calibrated_on,
+            calibrated_by=calibrated_by,
+            notes=notes,
+            recorded_by=actor,
+        )
+        previous = open_deadline_for(equipment, "R-ACC-2")
+        if previous is not None:
+            meet_deadline(previous, on=calibrated_on, actor=actor)
+        open_deadline(
+            rule_id="R-ACC-2",
+            event_date=calibrated_on,
+            source=equipment,
+            actor=actor,
+            months=equipment.calibration_interval_months,
+        )
+    return calibration
+
+
+def bmp_require(
+    *,
+    actor,
+    premises,
+    practice_type: str,
+    description: str,
+    required_on: dt.date,
+    days_to_implement: int = 30,
+    at_persons_expense: bool = True,
+    facility=None,
+    case=None,
+    responsible_party=None,
+) -> BMPRequirement:
+    """Require best management practices of a person (R-BMP-1) and open the
+    implementation deadline (`days_to_implement` calendar days). Who: SMO staff."""
+    require_smo(actor)
+    not_future(required_on, "required_on", "The requirement date")
+    if not days_to_implement or days_to_implement < 1:
+        raise ValidationError({"days_to_implement": "Give at least one day."})
+    if facility is not None and facility.premises_id != premises.pk:
+        raise ValidationError({"facility": "That facility is on other premises."})
+    with transaction.atomic():
+        bmp = BMPRequirement(
+            premises=premises,
+            facility=facility,
+            case=case,
+            responsible_party=responsible_party,
+            practice_type=practice_type,
+            description=description,
+            at_persons_expense=at_persons_expense,
+            required_on=required_on,
+            days_to_implement=days_to_implement,
+            created_by=actor,
+        )
+        bmp.full_clean()
+        bmp.save()
+        event(
+            case=case,
+            actor=actor,
+            kind="inspection",
+            summary=f"{bmp.get_practice_type_display()} BMPs required at {premises}",
+            detail=description,
+            subject=bmp,
+            rule_id="R-BMP-1",
+        )
+        open_deadline(
+            rule_id="R-BMP-1",
+            event_date=required_on,
+            source=bmp,
+            case=case,
+            actor=actor,
+            days=days_to_implement,
+        )
+    return bmp
+
+
+def bmp_verify(*, actor, bmp, verified_on: dt.date, notes: str) -> BMPRequirement:
+    """Record that the BMPs were verified in place; meets the R-BMP-1 deadline
+    (late if after it). Who: SMO staff."""
+    require_smo(actor)
+    not_future(verified_on, "verified_on", "The verification date")
+    if verified_on < bmp.required_on:
+        raise ValidationError(
+            {"verified_on": "Verification cannot come before the requirement."}
+        )
+    with transaction.atomic():
+        bmp = BMPRequirement.objects.select_for_update().get(pk=bmp.pk)
+        if bmp.is_satisfied:
+            raise ValidationError("This requirement is already satisfied.")
+        bmp.verified_on = verified_on
+        bmp.verification_notes = notes
+        bmp.save()
+        deadline = open_deadline_for(bmp, "R-BMP-1")
+        if deadline is not None:
+            meet_deadline(deadline, on=verified_on, actor=actor)
+        event(
+            case=bmp.case,
+            actor=actor,
+            kind="inspection",
+            summary=f"BMPs verified on {verified_on:%Y-%m-%d}",
+            detail=notes,
+            subject=bmp,
+            rule_id="R-BMP-1",
+        )
+    return bmp
+
+
+def bmp_mark_satisfied_by_permit(*, actor, bmp) -> BMPRequirement:
+    """§ 132-8: a valid industrial SPDES permit of the facility counts as compliance
+    with the BMP requirement; the deadline is waived. Who: SMO staff. Raises
+    ValidationError when the facility holds no valid industrial permit today."""
+    require_smo(actor)
+    with transaction.atomic():
+        bmp = BMPRequirement.objects.select_for_update().get(pk=bmp.pk)
+        facility = bmp.facility
+        if facility is None or not facility.has_valid_industrial_permit(
+            timezone.localdate()
+        ):
+            raise ValidationError(
+                "Only a valid industrial SPDES permit of the facility satisfies a "
+                "BMP requirement (R-BMP-1); this facility holds none today."
+            )
+        if bmp.is_satisfied:
+            raise ValidationError("This requirement is already satisfied.")
+        bmp.satisfied_by_permit = True
+        bmp.save()
+        deadline = open_deadline_for(bmp, "R-BMP-1")
+        if deadline is not None:
+            waive_deadline(
+                deadline,
+                reason=f"Satisfied by industrial SPDES permit {facility.permit_number}.",
+                actor=actor,
+            )
+        event(
+            case=bmp.case,
+            actor=actor,
+            kind="inspection",
+            summary=f"BMP requirement satisfied by SPDES permit {facility.permit_number}",
+            subject=bmp,
+            rule_id="R-BMP-1",
+        )
+    return bmp

@@ -1,0 +1,156 @@
+"""Outfall inventory (R-DEF-2) and dry-weather screening visits."""
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from cases.deadlines.services import open_deadline, open_deadline_for, waive_deadline
+from cases.models import CaseKind, CaseSource, Outfall
+from cases.services import case_open
+
+from ..models import Level, OutfallScreening
+from ._common import event, local_date, not_future, require_smo
+
+OUTFALL_FIELDS = (
+    "code",
+    "location_description",
+    "latitude",
+    "longitude",
+    "receiving_water",
+    "is_303d_listed",
+    "has_tmdl",
+    "tmdl_approved_on",
+    "active",
+)
+
+
+def outfall_save(*, actor, outfall: Outfall | None = None, **fields) -> Outfall:
+    """Create or edit an outfall of the inventory. Recording (or correcting) the
+    date EPA approved a TMDL opens the six-month program-modification deadline
+    (R-DEF-2); a corrected date waives the old deadline and opens a new one.
+    Who: SMO staff. Raises ValidationError."""
+    require_smo(actor)
+    outfall = outfall or Outfall()
+    for name in OUTFALL_FIELDS:
+        if name in fields:
+            setattr(outfall, name, fields[name])
+    not_future(outfall.tmdl_approved_on, "tmdl_approved_on", "The TMDL approval")
+    if outfall.tmdl_approved_on and not outfall.has_tmdl:
+        raise ValidationError(
+            {"has_tmdl": "Tick “TMDL applies” when giving a TMDL approval date."}
+        )
+    outfall.full_clean()
+    with transaction.atomic():
+        outfall.save()
+        approved = outfall.tmdl_approved_on
+        current = open_deadline_for(outfall, "R-DEF-2")
+        if current is not None and current.event_date != approved:
+            waive_deadline(
+                current,
+                reason="TMDL approval date corrected"
+                if approved
+                else "TMDL approval date removed",
+                actor=actor,
+            )
+            current = None
+        if approved and current is None and not _has(outfall):
+            open_deadline(
+                rule_id="R-DEF-2",
+                event_date=approved,
+                source=outfall,
+                actor=actor,
+                assigned_to=actor,
+            )
+    return outfall
+
+
+def _has(outfall) -> bool:
+    """An R-DEF-2 deadline for this outfall's current TMDL date exists (any status)."""
+    from cases.deadlines.services import deadlines_for
+
+    return (
+        deadlines_for(outfall)
+        .filter(rule_id="R-DEF-2", event_date=outfall.tmdl_approved_on)
+        .exclude(status="waived")
+        .exists()
+    )
+
+
+def screening_record(*, actor, outfall, **fields) -> OutfallScreening:
+    """Record a dry-weather screening visit. Who: SMO staff. Raises
+    ValidationError (a visit in the future; flow rate without flow)."""
+    require_smo(actor)
+    screening = OutfallScreening(outfall=outfall, screened_by=actor, **fields)
+    not_future(screening.screened_at, "screened_at", "The screening visit")
+    if not screening.flow_present and screening.flow_rate != "none":
+        raise ValidationError(
+            {"flow_rate": "A flow rate was given but “flow present” is not ticked."}
+        )
+    if screening.flow_present and screening.flow_rate == "none":
+        raise ValidationError({"flow_rate": "Give the rate of the flow seen."})
+    if screening.severity == OutfallScreening.Severity.NONE and any(
+        getattr(screening, name) != Level.NONE for name in screening.INDICATORS
+    ):
+        raise ValidationError(
+            {
+                "severity": "Indicators were recorded, so the severity cannot be "
+                "“unlikely”; choose potential, suspect or obvious."
+            }
+        )
+    screening.full_clean()
+    with transaction.atomic():
+        screening.save()
+        event(
+            case=screening.case,
+            actor=actor,
+            kind="outfall",
+            summary=f"Outfall {outfall.code} screened: "
+            f"{screening.get_severity_display()}",
+            subject=screening,
+        )
+    return screening
+
+
+def screening_open_case(*, actor, screening):
+    """Open a case linked to the outfall from a suspicious screening (suspect or
+    obvious, or dry-weather flow with indicators). Who: SMO staff.
+    Raises ValidationError."""
+    require_smo(actor)
+    with transaction.atomic():
+        locked = OutfallScreening.objects.select_for_update().get(pk=screening.pk)
+        if not locked.is_suspicious:
+            raise ValidationError(
+                "This screening found nothing suspicious; no case is opened from it."
+            )
+        if locked.case_id is not None:
+            raise ValidationError(
+                f"This screening already opened case {locked.case.number}."
+            )
+        outfall = locked.outfall
+        indicators = ", ".join(locked.indicators_present) or "none"
+        case = case_open(
+            actor=actor,
+            source=CaseSource.OUTFALL_SCREENING,
+            kind=CaseKind.ILLICIT_DISCHARGE,
+            summary=f"Outfall {outfall.code}: {locked.get_severity_display()} "
+            f"on {local_date(locked.screened_at):%Y-%m-%d}",
+            description=f"Dry-weather screening. Flow: "
+            f"{locked.get_flow_rate_display()}. Indicators: {indicators}. "
+            f"{locked.notes}".strip(),
+            outfall=outfall,
+            location_description=outfall.location_description,
+            latitude=outfall.latitude,
+            longitude=outfall.longitude,
+        )
+        locked.case = case
+        locked.save(update_fields=["case"])
+        event(
+            case=case,
+            actor=actor,
+            kind="outfall",
+            summary=f"Outfall {outfall.code} screening linked "
+            f"({locked.get_severity_display()})",
+            detail=f"Indicators: {indicators}",
+            subject=locked,
+            rule_id="R-PRO-1",
+        )
+    return case
