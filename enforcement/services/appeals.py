@@ -307,7 +307,9 @@ def _record_act(appeal, actor, purpose, on, field_values, what):
         for name, value in field_values.items():
             setattr(locked, name, value)
         locked.save(update_fields=list(field_values))
-        deadline = open_deadline_for(locked, "R-APL-3", purpose)
+        deadline = open_deadline_for(
+            locked, "R-APL-3", {"filed": "file", "mailed": "mail"}[purpose]
+        )
         warning = ""
         if deadline is not None:
             if on > deadline.due_date:
