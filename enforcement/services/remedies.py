@@ -46,6 +46,7 @@ def _require_smo(actor):
 
 
 def _require_enforceable(case):
+    case.refresh_from_db()
     if case.status not in ENFORCEABLE:
         raise TransitionRefused(
             "This remedy needs a confirmed violation; the case is "
@@ -64,7 +65,12 @@ def _not_future(errors, name, day):
 
 
 def _enter_enforcement(case, actor):
-    if case.status == CaseStatus.VIOLATION_CONFIRMED:
+    # Read the status afresh: the caller's copy of the case may be stale.
+    if (
+        type(case)
+        .objects.filter(pk=case.pk, status=CaseStatus.VIOLATION_CONFIRMED)
+        .exists()
+    ):
         case_run_transition(case=case, transition="begin_enforcement", actor=actor)
 
 

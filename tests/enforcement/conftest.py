@@ -31,7 +31,7 @@ def agent(db):
 def confirmed_case(db, owner, agent):
     premises = Premises.objects.create(address="12 Shore Road")
     case = Case.objects.create(
-        number="MS4-2026-0001",
+        number="MS4-1999-0001",
         source="web",
         summary="Pool water to the storm drain",
         premises=premises,
