@@ -35,15 +35,6 @@ def why_refused(instance, method, user) -> str:
     return "Not allowed now."
 
 
-def transition_meta(instance, name):
-    method = getattr(instance, name, None)
-    if method is None or not hasattr(method, "_django_fsm"):
-        return None
-    return method._django_fsm.transitions.get(instance.status) or next(
-        iter(method._django_fsm.transitions.values())
-    )
-
-
 def run_step(
     *,
     obj,
