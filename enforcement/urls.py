@@ -1,3 +1,59 @@
+from django.urls import path
+
+from .views import appeals, notices, remedies
+
 app_name = "enforcement"
 
-urlpatterns = []
+urlpatterns = [
+    path("notices/", notices.notice_list, name="notice_list"),
+    path("case/<int:case_pk>/", notices.case_enforcement, name="case_enforcement"),
+    path(
+        "case/<int:case_pk>/notices/new/", notices.notice_create, name="notice_create"
+    ),
+    path("notices/<int:pk>/", notices.notice_detail, name="notice_detail"),
+    path("notices/<int:pk>/edit/", notices.notice_edit, name="notice_edit"),
+    path("notices/<int:pk>/correct/", notices.notice_correct, name="notice_correct"),
+    path("notices/<int:pk>/service/", notices.notice_service, name="notice_service"),
+    path(
+        "notices/<int:pk>/step/<slug:transition>/",
+        notices.notice_step,
+        name="notice_step",
+    ),
+    path(
+        "service/<int:pk>/returned/", notices.service_returned, name="service_returned"
+    ),
+    path("parties/<int:pk>/offenses/", notices.party_offenses, name="party_offenses"),
+    path("appeals/", appeals.appeal_list, name="appeal_list"),
+    path("appeals/new/", appeals.appeal_create, name="appeal_create"),
+    path("appeals/hearings.ics", appeals.hearings_ics, name="hearings_ics"),
+    path("appeals/<int:pk>/", appeals.appeal_detail, name="appeal_detail"),
+    path(
+        "appeals/<int:pk>/<slug:action>/", appeals.appeal_action, name="appeal_action"
+    ),
+    path("appeal-documents/<int:pk>/", appeals.appeal_document, name="appeal_document"),
+    path("signoffs/", remedies.signoff_list, name="signoff_list"),
+    path(
+        "case/<int:case_pk>/<slug:flow>/new/",
+        remedies.remedy_create,
+        name="remedy_create",
+    ),
+    path(
+        "remedies/<slug:flow>/<int:pk>/", remedies.remedy_detail, name="remedy_detail"
+    ),
+    path(
+        "remedies/<slug:flow>/<int:pk>/step/<slug:transition>/",
+        remedies.remedy_step,
+        name="remedy_step",
+    ),
+    path("remedies/<slug:flow>/<int:pk>/costs/", remedies.cost_add, name="cost_add"),
+    path(
+        "alternative-items/<int:pk>/complete/",
+        remedies.alternative_item_complete,
+        name="alternative_item_complete",
+    ),
+    path(
+        "terminations/<int:pk>/reinstatement/",
+        remedies.termination_reinstatement,
+        name="termination_reinstatement",
+    ),
+]

@@ -1,0 +1,384 @@
+"""Forms of the enforcement screens: validation and layout only. Domain rules
+(tiers, deadlines, who may act) are the services'; their ValidationErrors are
+put back on these forms by the views."""
+
+from django import forms
+from django.forms import modelform_factory
+
+from cases.models import Party
+
+from .models import (
+    AccessSuspension,
+    AccessTermination,
+    AlternativeKind,
+    AlternativeRemedy,
+    CorrectiveAction,
+    Decision,
+    InjunctionReferral,
+    NoticeOfViolation,
+    NuisanceAbatement,
+    OffenseRecord,
+    RequirementKind,
+    ServiceRecord,
+)
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%Y-%m-%d", **kwargs)
+
+
+class DateTimeInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
+
+
+def _widgets(model, fields):
+    widgets = {}
+    for name in fields:
+        field = model._meta.get_field(name)
+        if field.get_internal_type() == "DateField":
+            widgets[name] = DateInput()
+        elif field.get_internal_type() == "DateTimeField":
+            widgets[name] = DateTimeInput()
+        elif field.get_internal_type() == "TextField":
+            widgets[name] = forms.Textarea(attrs={"rows": 3})
+    return widgets
+
+
+class NoticeForm(forms.Form):
+    """A notice of violation: recipient, findings and any of the six
+    requirements of § 132-13 A with their particulars."""
+
+    recipient = forms.ModelChoiceField(queryset=Party.objects.none())
+    violation_date = forms.DateField(widget=DateInput())
+    findings = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}))
+    remediation_days = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=365,
+        label="Days to complete abatement or restoration (R-NOV-2)",
+    )
+    proposed_fine = forms.DecimalField(
+        required=False,
+        min_value=0,
+        max_digits=9,
+        decimal_places=2,
+        label="Proposed fine ($)",
+    )
+
+    def __init__(self, *args, recipients, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["recipient"].queryset = recipients
+        for number, (kind, label) in enumerate(RequirementKind.choices, start=1):
+            self.fields[f"req_{kind}"] = forms.BooleanField(
+                required=False, label=f"({number}) {label}"
+            )
+            self.fields[f"particulars_{kind}"] = forms.CharField(
+                required=False,
+                label=f"Particulars of ({number})",
+                widget=forms.Textarea(attrs={"rows": 2}),
+            )
+
+    def requirement_rows(self):
+        return [
+            (self[f"req_{kind}"], self[f"particulars_{kind}"])
+            for kind in RequirementKind.values
+        ]
+
+    def clean(self):
+        data = super().clean()
+        requirements = []
+        for kind in RequirementKind.values:
+            particulars = (data.get(f"particulars_{kind}") or "").strip()
+            if data.get(f"req_{kind}"):
+                if not particulars:
+                    self.add_error(f"particulars_{kind}", "Give the particulars.")
+                requirements.append((kind, particulars))
+        if not requirements:
+            raise forms.ValidationError(
+                "Choose at least one requirement of § 132-13 A."
+            )
+        data["requirements"] = requirements
+        return data
+
+    @classmethod
+    def initial_for(cls, notice: NoticeOfViolation) -> dict:
+        initial = {
+            "recipient": notice.recipient_id,
+            "violation_date": notice.violation_date,
+            "findings": notice.findings,
+            "remediation_days": notice.remediation_days,
+            "proposed_fine": notice.proposed_fine,
+        }
+        for r in notice.requirements.all():
+            initial[f"req_{r.kind}"] = True
+            initial[f"particulars_{r.kind}"] = r.particulars
+        return initial
+
+
+class ServiceForm(forms.ModelForm):
+    class Meta:
+        model = ServiceRecord
+        fields = ["method", "served_on", "article_number", "served_by", "where"]
+        widgets = {"served_on": DateInput()}
+
+
+class ReturnedForm(forms.Form):
+    returned_on = forms.DateField(widget=DateInput())
+    reason = forms.CharField(max_length=200)
+
+
+class ComplyForm(forms.Form):
+    complied_on = forms.DateField(widget=DateInput(), required=False)
+    note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class NoteForm(forms.Form):
+    note = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 2}), label="Reason / note"
+    )
+
+
+class EmptyForm(forms.Form):
+    pass
+
+
+NOTICE_STEP_FORMS = {
+    "issue": EmptyForm,
+    "comply": ComplyForm,
+    "plain": NoteForm,
+    "escalate": NoteForm,
+    "withdraw": NoteForm,
+}
+
+
+class AppealForm(forms.Form):
+    notice = forms.ModelChoiceField(
+        queryset=NoticeOfViolation.objects.none(), label="Notice appealed"
+    )
+    appellant = forms.ModelChoiceField(queryset=Party.objects.none())
+    filed_on = forms.DateField(widget=DateInput(), label="Date filed")
+    grounds = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}))
+    document = forms.FileField(required=False, label="Document filed with the appeal")
+
+    def __init__(self, *args, notices, appellants, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["notice"].queryset = notices
+        self.fields["appellant"].queryset = appellants
+
+
+class HearingForm(forms.Form):
+    hearing_at = forms.DateTimeField(
+        widget=DateTimeInput(), label="Hearing date and time"
+    )
+    location = forms.CharField(max_length=200, required=False)
+
+
+class DecisionForm(forms.Form):
+    decision = forms.ChoiceField(choices=Decision.choices)
+    decided_on = forms.DateField(widget=DateInput(), label="Date of decision")
+    resolution = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}))
+
+
+class ClerkFilingForm(forms.Form):
+    filed_on = forms.DateField(
+        widget=DateInput(), label="Date filed in the office of the municipal clerk"
+    )
+
+
+class MailingForm(forms.Form):
+    mailed_on = forms.DateField(widget=DateInput(), label="Date mailed (certified)")
+    article_number = forms.CharField(
+        max_length=40, label="Certified mail article number"
+    )
+
+
+class AppealWithdrawForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class DocumentForm(forms.Form):
+    document = forms.FileField()
+    description = forms.CharField(max_length=200, required=False)
+
+
+class OffenseForm(forms.ModelForm):
+    class Meta:
+        model = OffenseRecord
+        fields = [
+            "committed_on",
+            "description",
+            "case",
+            "court",
+            "outcome",
+            "outcome_on",
+            "fine_imposed",
+            "imprisonment_days",
+        ]
+        widgets = {"committed_on": DateInput(), "outcome_on": DateInput()}
+
+
+class CostItemForm(forms.Form):
+    description = forms.CharField(max_length=200)
+    amount = forms.DecimalField(min_value=0.01, max_digits=10, decimal_places=2)
+    incurred_on = forms.DateField(widget=DateInput())
+
+
+class ItemCompleteForm(forms.Form):
+    completed_on = forms.DateField(widget=DateInput())
+    note = forms.CharField(max_length=300, required=False)
+
+
+class ReinstatementForm(forms.Form):
+    observed_on = forms.DateField(widget=DateInput(), label="Date found")
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}))
+
+
+# --- creating a remedy ------------------------------------------------------------
+
+
+class CorrectiveCreateForm(forms.Form):
+    notice = forms.ModelChoiceField(
+        queryset=NoticeOfViolation.objects.none(), label="Notice not complied with"
+    )
+    request_letter_on = forms.DateField(
+        widget=DateInput(), label="Date of the letter requesting access"
+    )
+
+    def __init__(self, *args, case, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["notice"].queryset = case.notices.filter(
+            status__in=["not_complied", "escalated"]
+        )
+
+
+def _model_create_form(model, fields, party=False):
+    base = modelform_factory(model, fields=fields, widgets=_widgets(model, fields))
+
+    class Form(base):
+        def __init__(self, *args, case, **kwargs):
+            super().__init__(*args, **kwargs)
+            if "party" in self.fields:
+                from .services.notices import case_recipients
+
+                self.fields["party"].queryset = case_recipients(case)
+                self.fields["party"].initial = case.responsible_party_id
+
+    Form.__name__ = f"{model.__name__}CreateForm"
+    return Form
+
+
+NuisanceCreateForm = _model_create_form(
+    NuisanceAbatement, ["condition_description", "declared_on"]
+)
+InjunctionCreateForm = _model_create_form(
+    InjunctionReferral, ["kind", "relief", "referred_on", "referred_to", "grounds"]
+)
+SuspensionCreateForm = _model_create_form(
+    AccessSuspension, ["party", "suspended_at", "reasons"]
+)
+TerminationCreateForm = _model_create_form(
+    AccessTermination, ["party", "notice_on", "reasons"]
+)
+_AlternativeBase = _model_create_form(
+    AlternativeRemedy,
+    [
+        "party",
+        "violation_date",
+        "unintentional",
+        "minimal_damage",
+        "acted_quickly",
+        "cooperated",
+        "findings",
+    ],
+)
+
+
+class AlternativeCreateForm(_AlternativeBase):
+    kinds = forms.MultipleChoiceField(
+        choices=AlternativeKind.choices,
+        widget=forms.CheckboxSelectMultiple,
+        label="Remedies (§ 132-17 B)",
+    )
+    details = forms.CharField(
+        max_length=300, required=False, label="Details (dates, place, provider)"
+    )
+
+
+CREATE_FORMS = {
+    "corrective": CorrectiveCreateForm,
+    "nuisance": NuisanceCreateForm,
+    "injunction": InjunctionCreateForm,
+    "suspension": SuspensionCreateForm,
+    "termination": TerminationCreateForm,
+    "alternative": AlternativeCreateForm,
+}
+
+# --- one form per step of a remedy (the transition's custom "form" key) ----------
+
+_STEP_FIELDS = {
+    CorrectiveAction: {
+        "response": ["response_on", "response_note"],
+        "warrant": ["warrant_court", "warrant_applied_on", "warrant_issued_on"],
+        "order": ["order_court", "order_on", "order_terms"],
+        "work": [
+            "performed_by",
+            "performer_name",
+            "work_description",
+            "work_completed_on",
+        ],
+        "invoice": ["invoice_number", "invoice_amount", "invoiced_on"],
+        "paid": ["paid_on"],
+    },
+    NuisanceAbatement: {
+        "work": [
+            "performed_by",
+            "performer_name",
+            "work_description",
+            "work_completed_on",
+        ],
+        "invoice": ["invoice_number", "invoice_amount", "invoiced_on"],
+        "paid": ["paid_on"],
+    },
+    InjunctionReferral: {
+        "petition": ["court", "petition_filed_on"],
+        "outcome": ["decided_on", "outcome_note"],
+        "note": ["outcome_note"],
+    },
+    AccessSuspension: {
+        "notice": ["notice_sent_on", "notice_method"],
+        "lift": ["lifted_on", "lifted_reason", "noncompliance_steps"],
+    },
+    AccessTermination: {
+        "terminate": ["terminated_on"],
+        "petition": ["petition_on", "petition_grounds"],
+        "hearing": ["hearing_at", "hearing_location"],
+        "grant": [
+            "decided_on",
+            "discharge_ceased",
+            "recurrence_prevented",
+            "determination",
+        ],
+        "deny": ["decided_on", "determination"],
+        "withdraw": ["determination"],
+    },
+    AlternativeRemedy: {
+        "recommend": ["recommendation_note"],
+        "concur": ["concurrence_note"],
+        "decline": ["declined_reason"],
+        "plain": [],
+    },
+}
+
+
+def step_form_class(model, key):
+    """The form for a remedy step: the model fields that step records."""
+    fields = _STEP_FIELDS[model][key]
+    if not fields:
+        return EmptyForm
+    return modelform_factory(model, fields=fields, widgets=_widgets(model, fields))

@@ -1,0 +1,193 @@
+"""Appeals of a notice of violation to the Board of Trustees (§ 132-14,
+R-APL-1..3). The clerk records them; the Board decides."""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django_fsm import FSMField, transition
+
+from cases.models import Party
+from cases.models.records import private_upload_path
+
+from .base import FlowModel, condition, smo_or_clerk
+from .notices import NoticeOfViolation
+
+
+class AppealStatus(models.TextChoices):
+    FILED = "filed", "Filed, hearing to be scheduled"
+    HEARING_SCHEDULED = "hearing_scheduled", "Hearing scheduled"
+    DECIDED = "decided", "Decided; to be filed and mailed"
+    CLOSED = "closed", "Decision filed and mailed"
+    WITHDRAWN = "withdrawn", "Withdrawn by the appellant"
+
+
+class Decision(models.TextChoices):
+    UPHELD = "upheld", "Upheld"
+    MODIFIED = "modified", "Modified"
+    REVERSED = "reversed", "Reversed"
+
+
+class Appeal(FlowModel):
+    """An appeal of the SMO's determination to the Village Board of Trustees:
+    due within 15 days of the notice's issuance (R-APL-1; a late one is recorded
+    and flagged, the Board decides), heard within 30 days of filing (R-APL-2),
+    the decision filed with the municipal clerk and mailed by certified mail
+    within five days (R-APL-3)."""
+
+    notice = models.ForeignKey(
+        NoticeOfViolation, on_delete=models.PROTECT, related_name="appeals"
+    )
+    appellant = models.ForeignKey(
+        Party, on_delete=models.PROTECT, related_name="appeals"
+    )
+    status = FSMField(
+        max_length=20,
+        choices=AppealStatus.choices,
+        default=AppealStatus.FILED,
+        protected=True,
+        db_index=True,
+    )
+    filed_on = models.DateField()
+    grounds = models.TextField()
+    appeal_due = models.DateField(
+        help_text="The last day to appeal (the notice's R-APL-1 deadline)."
+    )
+    is_late = models.BooleanField(default=False)
+
+    hearing_at = models.DateTimeField(null=True, blank=True)
+    hearing_location = models.CharField(max_length=200, blank=True)
+    hearing_past_limit = models.BooleanField(
+        default=False, help_text="Scheduled after the hearing-by date (R-APL-2)."
+    )
+
+    decision = models.CharField(max_length=10, choices=Decision.choices, blank=True)
+    decided_on = models.DateField(null=True, blank=True)
+    resolution = models.TextField(blank=True)
+    filed_with_clerk_on = models.DateField(null=True, blank=True)
+    mailed_on = models.DateField(null=True, blank=True)
+    mail_article_number = models.CharField(
+        "certified mail article number", max_length=40, blank=True
+    )
+    withdrawn_on = models.DateField(null=True, blank=True)
+    withdrawn_reason = models.TextField(blank=True)
+
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-filed_on", "-id"]
+
+    def __str__(self):
+        return f"Appeal {self.pk} of {self.notice}"
+
+    @property
+    def case(self):
+        return self.notice.case
+
+    @property
+    def case_id(self):
+        return self.notice.case_id
+
+    # --- conditions ------------------------------------------------------------
+    @condition("give the hearing date and time")
+    def has_hearing_at(self) -> bool:
+        return self.hearing_at is not None
+
+    @condition("give the decision, its date and the resolution text")
+    def has_decision(self) -> bool:
+        return bool(self.decision and self.decided_on and self.resolution.strip())
+
+    @condition("the decision cannot come before the hearing")
+    def decided_after_hearing(self) -> bool:
+        if self.hearing_at is None or self.decided_on is None:
+            return False
+        return timezone.localtime(self.hearing_at).date() <= self.decided_on
+
+    @condition("record both the filing with the municipal clerk and the mailing")
+    def is_filed_and_mailed(self) -> bool:
+        return bool(
+            self.filed_with_clerk_on and self.mailed_on and self.mail_article_number
+        )
+
+    @condition("give the reason the appeal was withdrawn")
+    def has_withdrawn_reason(self) -> bool:
+        return bool(self.withdrawn_reason.strip())
+
+    # --- transitions -----------------------------------------------------------
+    @transition(
+        status,
+        source=[AppealStatus.FILED, AppealStatus.HEARING_SCHEDULED],
+        target=AppealStatus.HEARING_SCHEDULED,
+        permission=smo_or_clerk,
+        conditions=[has_hearing_at],
+        custom={
+            "label": "Schedule the hearing",
+            "rule_id": "R-APL-2",
+            "form": "hearing",
+        },
+    )
+    def schedule_hearing(self):
+        pass
+
+    @transition(
+        status,
+        source=AppealStatus.HEARING_SCHEDULED,
+        target=AppealStatus.DECIDED,
+        permission=smo_or_clerk,
+        conditions=[has_decision, decided_after_hearing],
+        custom={"label": "Record the decision", "rule_id": "R-APL-3", "form": "decide"},
+    )
+    def decide(self):
+        pass
+
+    @transition(
+        status,
+        source=AppealStatus.DECIDED,
+        target=AppealStatus.CLOSED,
+        permission=smo_or_clerk,
+        conditions=[is_filed_and_mailed],
+        custom={"label": "Close", "rule_id": "R-APL-3", "hidden": True},
+    )
+    def close(self):
+        pass
+
+    @transition(
+        status,
+        source=[AppealStatus.FILED, AppealStatus.HEARING_SCHEDULED],
+        target=AppealStatus.WITHDRAWN,
+        permission=smo_or_clerk,
+        conditions=[has_withdrawn_reason],
+        custom={"label": "Record withdrawal by the appellant", "form": "withdraw"},
+    )
+    def withdraw(self):
+        self.withdrawn_on = timezone.localdate()
+
+
+class AppealDocument(models.Model):
+    """A document filed with an appeal: kept privately, with its SHA-256."""
+
+    appeal = models.ForeignKey(
+        Appeal, on_delete=models.PROTECT, related_name="documents"
+    )
+    file = models.FileField(upload_to=private_upload_path)
+    original_name = models.CharField(max_length=200)
+    content_type = models.CharField(max_length=100)
+    size = models.PositiveIntegerField()
+    sha256 = models.CharField(max_length=64)
+    description = models.CharField(max_length=200, blank=True)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    uploaded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["appeal", "uploaded_at"]
+
+    def __str__(self):
+        return self.original_name

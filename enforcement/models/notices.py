@@ -1,0 +1,457 @@
+"""Notices of violation (§ 132-13 A, R-NOV-1, R-NOV-2) and their service."""
+
+from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils import timezone
+from django_fsm import FSMField, transition
+
+from cases.models import Case, Deadline, Party
+
+from .base import FlowModel, condition, smo, smo_or_clerk
+
+
+class NoticeFrozenError(ValidationError):
+    """An issued notice of violation cannot be changed; issue a correction."""
+
+
+class NoticeStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    ISSUED = "issued", "Issued"
+    COMPLIED = "complied", "Complied"
+    NOT_COMPLIED = "not_complied", "Not complied by the deadline"
+    ESCALATED = "escalated", "Escalated"
+    WITHDRAWN = "withdrawn", "Withdrawn"
+    SUPERSEDED = "superseded", "Superseded by a correction"
+
+
+class RequirementKind(models.TextChoices):
+    """The six things a notice may require (§ 132-13 A(1)-(6))."""
+
+    ELIMINATION = "elimination", "Elimination of illicit connections or discharges"
+    CEASE_DESIST = (
+        "cease_desist",
+        "Violating discharges, practices or operations shall cease and desist",
+    )
+    ABATEMENT = (
+        "abatement",
+        "Abatement or remediation of stormwater pollution or contamination hazards "
+        "and restoration of any affected property",
+    )
+    MONITORING = "monitoring", "Performance of monitoring, analyses and reporting"
+    FINE = "fine", "Payment of a fine"
+    BMPS = "bmps", "Implementation of source control or treatment BMPs"
+
+    @classmethod
+    def number(cls, kind) -> int:
+        return list(cls.values).index(kind) + 1
+
+
+# Statuses in which the notice is in force against the recipient.
+IN_FORCE = (NoticeStatus.ISSUED, NoticeStatus.NOT_COMPLIED, NoticeStatus.ESCALATED)
+
+
+class NoticeOfViolation(FlowModel):
+    """A written notice of violation to the responsible person ordering compliance
+    (§ 132-13 A). Once issued it is frozen: a correction is a new notice that
+    supersedes it, and both are kept."""
+
+    # Content of the notice: fixed once it is issued.
+    FROZEN_FIELDS = (
+        "case_id",
+        "recipient_id",
+        "supersedes_id",
+        "violation_date",
+        "findings",
+        "remediation_days",
+        "proposed_fine",
+        "fine_tier",
+        "fine_min",
+        "fine_max",
+        "fine_computation",
+        "recipient_name",
+        "recipient_address",
+        "issued_on",
+        "issued_by_id",
+    )
+
+    case = models.ForeignKey(Case, on_delete=models.PROTECT, related_name="notices")
+    recipient = models.ForeignKey(
+        Party, on_delete=models.PROTECT, related_name="notices_received"
+    )
+    status = FSMField(
+        max_length=16,
+        choices=NoticeStatus.choices,
+        default=NoticeStatus.DRAFT,
+        protected=True,
+        db_index=True,
+    )
+    supersedes = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="superseded_by",
+        help_text="The issued notice this one corrects.",
+    )
+    violation_date = models.DateField(
+        help_text="The date the violation was committed (counts for the fine tier)."
+    )
+    findings = models.TextField(help_text="What the SMO found: the violation.")
+    remediation_days = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Days from issuance to complete abatement or restoration (R-NOV-2).",
+    )
+    proposed_fine = models.DecimalField(
+        max_digits=9, decimal_places=2, null=True, blank=True
+    )
+    # The tier computation (R-PEN-1..3), stored when the notice is issued.
+    fine_tier = models.PositiveSmallIntegerField(null=True, blank=True)
+    fine_min = models.DecimalField(
+        max_digits=9, decimal_places=2, null=True, blank=True
+    )
+    fine_max = models.DecimalField(
+        max_digits=9, decimal_places=2, null=True, blank=True
+    )
+    fine_computation = models.TextField(blank=True)
+
+    # Frozen at issue: the recipient as addressed that day.
+    recipient_name = models.CharField(max_length=200, blank=True)
+    recipient_address = models.TextField(blank=True)
+    issued_on = models.DateField(null=True, blank=True)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+
+    # Outcome (not content): may change after issue, through transitions only.
+    complied_on = models.DateField(null=True, blank=True)
+    compliance_note = models.TextField(blank=True)
+    not_complied_on = models.DateField(null=True, blank=True)
+    escalated_on = models.DateField(null=True, blank=True)
+    escalation_note = models.TextField(blank=True)
+    withdrawn_on = models.DateField(null=True, blank=True)
+    withdrawn_reason = models.TextField(blank=True)
+    superseded_on = models.DateField(null=True, blank=True)
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = "notice of violation"
+        verbose_name_plural = "notices of violation"
+        permissions = [("issue_notice", "Can issue notices of violation")]
+
+    def __str__(self):
+        return f"NOV-{self.pk or 'new'} ({self.case})"
+
+    # --- freezing --------------------------------------------------------------
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        instance = super().from_db(db, field_names, values)
+        instance._loaded = dict(zip(field_names, values, strict=False))
+        return instance
+
+    def frozen_changes(self) -> list[str]:
+        loaded = getattr(self, "_loaded", None)
+        if not loaded or loaded.get("status") == NoticeStatus.DRAFT:
+            return []
+        return [
+            name
+            for name in self.FROZEN_FIELDS
+            if name in loaded and getattr(self, name) != loaded[name]
+        ]
+
+    def save(self, *args, **kwargs):
+        changed = self.frozen_changes()
+        if changed:
+            raise NoticeFrozenError(
+                "An issued notice of violation cannot be changed (%(fields)s); "
+                "issue a correction that supersedes it.",
+                params={"fields": ", ".join(changed)},
+            )
+        super().save(*args, **kwargs)
+
+    @property
+    def is_frozen(self) -> bool:
+        return self.status != NoticeStatus.DRAFT
+
+    # --- reads -------------------------------------------------------------
+    def requirement_kinds(self) -> set[str]:
+        return set(self.requirements.values_list("kind", flat=True))
+
+    def requires_remediation(self) -> bool:
+        return RequirementKind.ABATEMENT in self.requirement_kinds()
+
+    def requires_fine(self) -> bool:
+        return RequirementKind.FINE in self.requirement_kinds()
+
+    def deadlines(self):
+        return Deadline.objects.filter(
+            content_type=ContentType.objects.get_for_model(type(self)),
+            object_id=self.pk,
+        )
+
+    def compliance_deadline(self) -> Deadline | None:
+        """The date compliance is due: five business days after a decision
+        upholding the SMO (R-COR-1), else the remediation deadline (R-NOV-2),
+        else the last day to appeal (R-APL-1), after which the order stands."""
+        deadlines = self.deadlines().exclude(status=Deadline.Status.WAIVED)
+        for rule_id in ("R-COR-1", "R-NOV-2", "R-APL-1"):
+            found = deadlines.filter(rule_id=rule_id).order_by("-due_date").first()
+            if found is not None:
+                return found
+        return None
+
+    def pending_appeals(self):
+        from .appeals import AppealStatus
+
+        return self.appeals.filter(
+            status__in=[AppealStatus.FILED, AppealStatus.HEARING_SCHEDULED]
+        )
+
+    # --- conditions (side-effect free) ---------------------------------------
+    @condition("choose at least one requirement of § 132-13 A")
+    def has_requirements(self) -> bool:
+        return self.requirements.exists()
+
+    @condition("give the recipient a mailing address")
+    def has_recipient_address(self) -> bool:
+        return bool(self.recipient.mailing_address.strip())
+
+    @condition("set the remediation deadline (days) for abatement or restoration")
+    def has_remediation_days_if_required(self) -> bool:
+        return not self.requires_remediation() or bool(self.remediation_days)
+
+    @condition("propose a fine within the range of the offense's tier")
+    def fine_within_tier(self) -> bool:
+        if not self.requires_fine():
+            return self.proposed_fine is None
+        if self.proposed_fine is None or self.fine_max is None:
+            return False
+        return (self.fine_min or 0) <= self.proposed_fine <= self.fine_max
+
+    @condition("record the date of compliance")
+    def has_complied_on(self) -> bool:
+        return self.complied_on is not None
+
+    @condition("wait until the compliance deadline has passed")
+    def compliance_deadline_passed(self) -> bool:
+        deadline = self.compliance_deadline()
+        return deadline is not None and deadline.due_date < timezone.localdate()
+
+    @condition("wait for the Board's decision on the pending appeal")
+    def no_pending_appeal(self) -> bool:
+        return not self.pending_appeals().exists()
+
+    @condition("say why and what comes next")
+    def has_escalation_note(self) -> bool:
+        return bool(self.escalation_note.strip())
+
+    @condition("give the reason for withdrawing the notice")
+    def has_withdrawn_reason(self) -> bool:
+        return bool(self.withdrawn_reason.strip())
+
+    @condition("the Board must have reversed the SMO on appeal")
+    def has_reversed_appeal(self) -> bool:
+        from .appeals import Decision
+
+        return self.appeals.filter(decision=Decision.REVERSED).exists()
+
+    @condition("issue the correcting notice first")
+    def has_issued_replacement(self) -> bool:
+        replacement = getattr(self, "superseded_by", None)
+        return replacement is not None and replacement.status != NoticeStatus.DRAFT
+
+    # --- transitions -------------------------------------------------------
+    @transition(
+        status,
+        source=NoticeStatus.DRAFT,
+        target=NoticeStatus.ISSUED,
+        permission=smo,
+        conditions=[
+            has_requirements,
+            has_recipient_address,
+            has_remediation_days_if_required,
+            fine_within_tier,
+        ],
+        custom={"label": "Issue the notice", "rule_id": "R-NOV-1", "form": "issue"},
+    )
+    def issue(self):
+        self.recipient_name = self.recipient.name
+        self.recipient_address = self.recipient.mailing_address
+        if self.issued_on is None:
+            self.issued_on = timezone.localdate()
+
+    @transition(
+        status,
+        source=[NoticeStatus.ISSUED, NoticeStatus.NOT_COMPLIED],
+        target=NoticeStatus.COMPLIED,
+        permission=smo,
+        conditions=[has_complied_on],
+        custom={"label": "Record compliance", "rule_id": "R-NOV-1", "form": "comply"},
+    )
+    def record_compliance(self):
+        pass
+
+    @transition(
+        status,
+        source=NoticeStatus.ISSUED,
+        target=NoticeStatus.NOT_COMPLIED,
+        permission=smo,
+        conditions=[compliance_deadline_passed, no_pending_appeal],
+        custom={"label": "Record not complied", "rule_id": "R-COR-1", "form": "plain"},
+    )
+    def record_noncompliance(self):
+        self.not_complied_on = timezone.localdate()
+
+    @transition(
+        status,
+        source=NoticeStatus.NOT_COMPLIED,
+        target=NoticeStatus.ESCALATED,
+        permission=smo,
+        conditions=[has_escalation_note],
+        custom={"label": "Escalate", "rule_id": "R-COR-1", "form": "escalate"},
+    )
+    def escalate(self):
+        self.escalated_on = timezone.localdate()
+
+    @transition(
+        status,
+        source=[NoticeStatus.ISSUED, NoticeStatus.NOT_COMPLIED],
+        target=NoticeStatus.WITHDRAWN,
+        permission=smo,
+        conditions=[has_withdrawn_reason],
+        custom={"label": "Withdraw the notice", "form": "withdraw"},
+    )
+    def withdraw(self):
+        self.withdrawn_on = timezone.localdate()
+
+    @transition(
+        status,
+        source=[NoticeStatus.ISSUED, NoticeStatus.NOT_COMPLIED],
+        target=NoticeStatus.WITHDRAWN,
+        permission=smo_or_clerk,
+        conditions=[has_reversed_appeal],
+        custom={"label": "Withdrawn on appeal", "rule_id": "R-APL-3", "hidden": True},
+    )
+    def withdraw_on_reversal(self):
+        self.withdrawn_on = timezone.localdate()
+        if not self.withdrawn_reason:
+            self.withdrawn_reason = "The Board of Trustees reversed the SMO on appeal."
+
+    @transition(
+        status,
+        source=[NoticeStatus.ISSUED, NoticeStatus.NOT_COMPLIED],
+        target=NoticeStatus.SUPERSEDED,
+        permission=smo,
+        conditions=[has_issued_replacement],
+        custom={"label": "Superseded", "rule_id": "R-NOV-1", "hidden": True},
+    )
+    def supersede(self):
+        self.superseded_on = timezone.localdate()
+
+
+class NoticeRequirement(models.Model):
+    """One requirement of § 132-13 A on a notice, with its particulars."""
+
+    notice = models.ForeignKey(
+        NoticeOfViolation, on_delete=models.PROTECT, related_name="requirements"
+    )
+    kind = models.CharField(max_length=16, choices=RequirementKind.choices)
+    particulars = models.TextField()
+
+    class Meta:
+        ordering = ["notice", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["notice", "kind"], name="one_requirement_kind_per_notice"
+            )
+        ]
+
+    def __str__(self):
+        return self.get_kind_display()
+
+    def save(self, *args, **kwargs):
+        self._refuse_if_frozen()
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        self._refuse_if_frozen()
+        return super().delete(*args, **kwargs)
+
+    @property
+    def number(self) -> int:
+        return RequirementKind.number(self.kind)
+
+    def _refuse_if_frozen(self):
+        status = (
+            NoticeOfViolation.objects.filter(pk=self.notice_id)
+            .values_list("status", flat=True)
+            .first()
+        )
+        if status is not None and status != NoticeStatus.DRAFT:
+            raise NoticeFrozenError(
+                "The requirements of an issued notice cannot be changed; "
+                "issue a correction that supersedes it."
+            )
+
+
+class ServiceRecord(models.Model):
+    """How and when an issued notice was served, and whether the mail came back."""
+
+    class Method(models.TextChoices):
+        PERSONAL = "personal", "Personal delivery"
+        CERTIFIED = "certified", "Certified mail"
+        POSTING = "posting", "Posting on the premises"
+
+    notice = models.ForeignKey(
+        NoticeOfViolation, on_delete=models.PROTECT, related_name="service_records"
+    )
+    method = models.CharField(max_length=12, choices=Method.choices)
+    served_on = models.DateField()
+    article_number = models.CharField(
+        "certified mail article number", max_length=40, blank=True
+    )
+    served_by = models.CharField(max_length=200, blank=True)
+    where = models.CharField(
+        max_length=200, blank=True, help_text="Where it was delivered or posted."
+    )
+    returned_on = models.DateField(null=True, blank=True)
+    return_reason = models.CharField(max_length=200, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["notice", "served_on", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(method="certified") | ~models.Q(article_number=""),
+                name="certified_mail_has_article_number",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.get_method_display()} {self.served_on}"
+
+    @property
+    def returned(self) -> bool:
+        return self.returned_on is not None

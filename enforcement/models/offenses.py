@@ -1,0 +1,58 @@
+"""The offense history of a person (§ 132-13 B, R-PEN-1..3)."""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from cases.models import Case, Party
+
+
+class OffenseRecord(models.Model):
+    """One offense under Chapter 132 by one person, with the date it was committed
+    and what the court made of it. The tier of a later offense counts these
+    (enforcement.penalties)."""
+
+    class Outcome(models.TextChoices):
+        PENDING = "pending", "Pending in court"
+        CONVICTED = "convicted", "Convicted"
+        PLEA = "plea", "Guilty plea"
+        ACQUITTED = "acquitted", "Acquitted"
+        DISMISSED = "dismissed", "Dismissed"
+
+    # An acquittal or a dismissal is no offense: it does not count toward a tier.
+    NOT_COUNTED = (Outcome.ACQUITTED, Outcome.DISMISSED)
+
+    party = models.ForeignKey(Party, on_delete=models.PROTECT, related_name="offenses")
+    case = models.ForeignKey(
+        Case, null=True, blank=True, on_delete=models.PROTECT, related_name="offenses"
+    )
+    committed_on = models.DateField()
+    description = models.CharField(max_length=300)
+    court = models.CharField(max_length=200, blank=True)
+    outcome = models.CharField(
+        max_length=12, choices=Outcome.choices, default=Outcome.PENDING
+    )
+    outcome_on = models.DateField(null=True, blank=True)
+    fine_imposed = models.DecimalField(
+        max_digits=9, decimal_places=2, null=True, blank=True
+    )
+    imprisonment_days = models.PositiveIntegerField(null=True, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["party", "-committed_on"]
+        indexes = [models.Index(fields=["party", "committed_on"])]
+
+    def __str__(self):
+        return f"{self.party} {self.committed_on}: {self.description[:40]}"
+
+    @property
+    def counts(self) -> bool:
+        return self.outcome not in self.NOT_COUNTED

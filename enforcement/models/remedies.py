@@ -1,0 +1,447 @@
+"""Corrective measures (§ 132-15, R-COR-1/2), summary abatement of a nuisance
+(§ 132-18, R-NUI-1) and referral for an injunction (§ 132-16, R-INJ-1).
+Remedies are cumulative (§ 132-19, R-REM-1): a case may carry any number."""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Sum
+from django.utils import timezone
+from django_fsm import FSMField, transition
+
+from cases.models import Case
+
+from .base import FlowModel, condition, smo
+from .notices import NoticeOfViolation
+
+
+class PerformedBy(models.TextChoices):
+    VILLAGE = "village", "The Village"
+    AGENCY = "agency", "A governmental agency"
+    CONTRACTOR = "contractor", "A contractor"
+
+
+class _Recorded(models.Model):
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        abstract = True
+
+
+class _Invoiced(models.Model):
+    """Work done at the violator's expense, invoiced and paid or not."""
+
+    performed_by = models.CharField(
+        max_length=12, choices=PerformedBy.choices, blank=True
+    )
+    performer_name = models.CharField(max_length=200, blank=True)
+    work_description = models.TextField(blank=True)
+    work_completed_on = models.DateField(null=True, blank=True)
+    invoice_number = models.CharField(max_length=40, blank=True)
+    invoice_amount = models.DecimalField(
+        max_digits=10, decimal_places=2, null=True, blank=True
+    )
+    invoiced_on = models.DateField(null=True, blank=True)
+    paid_on = models.DateField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    def total_cost(self) -> Decimal:
+        return self.cost_items.aggregate(total=Sum("amount"))["total"] or Decimal(0)
+
+    @condition("say who did the work, what was done and when it was completed")
+    def has_work_record(self) -> bool:
+        return bool(
+            self.performed_by
+            and self.work_description.strip()
+            and self.work_completed_on
+        )
+
+    @condition("itemize the costs first")
+    def has_cost_items(self) -> bool:
+        return self.cost_items.exists()
+
+    @condition("give the invoice number, date and amount (the total of the costs)")
+    def has_invoice(self) -> bool:
+        return bool(
+            self.invoice_number.strip()
+            and self.invoiced_on
+            and self.invoice_amount is not None
+            and self.invoice_amount == self.total_cost()
+        )
+
+    @condition("give the date the invoice was paid")
+    def has_paid_on(self) -> bool:
+        return self.paid_on is not None
+
+
+class CorrectiveStatus(models.TextChoices):
+    ACCESS_REQUESTED = "access_requested", "Owner's permission for access requested"
+    ACCESS_GRANTED = "access_granted", "Access granted"
+    ACCESS_REFUSED = "access_refused", "Access refused"
+    WARRANT_OBTAINED = "warrant_obtained", "Warrant obtained"
+    ORDER_OBTAINED = "order_obtained", "Court order obtained"
+    WORK_DONE = "work_done", "Work done"
+    INVOICED = "invoiced", "Invoiced to the discharger"
+    PAID = "paid", "Paid"
+
+
+class CorrectiveAction(_Invoiced, _Recorded, FlowModel):
+    """The SMO's corrective measures after a notice was not complied with
+    (§ 132-15): the request for the owner's permission for access; if refused, a
+    warrant and a court order; the work done and its cost charged to the
+    discharger."""
+
+    case = models.ForeignKey(
+        Case, on_delete=models.PROTECT, related_name="corrective_actions"
+    )
+    notice = models.ForeignKey(
+        NoticeOfViolation, on_delete=models.PROTECT, related_name="corrective_actions"
+    )
+    status = FSMField(
+        max_length=20,
+        choices=CorrectiveStatus.choices,
+        default=CorrectiveStatus.ACCESS_REQUESTED,
+        protected=True,
+    )
+    request_letter_on = models.DateField(
+        help_text="The date of the letter asking the owner's permission for access."
+    )
+    response_on = models.DateField(null=True, blank=True)
+    response_note = models.TextField(blank=True)
+    warrant_court = models.CharField(max_length=200, blank=True)
+    warrant_applied_on = models.DateField(null=True, blank=True)
+    warrant_issued_on = models.DateField(null=True, blank=True)
+    order_court = models.CharField(max_length=200, blank=True)
+    order_on = models.DateField(null=True, blank=True)
+    order_terms = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"Corrective measures {self.pk} ({self.case})"
+
+    @condition("give the date of the owner's answer")
+    def has_response(self) -> bool:
+        return self.response_on is not None
+
+    @condition("give the court and the dates the warrant was sought and issued")
+    def has_warrant(self) -> bool:
+        return bool(
+            self.warrant_court.strip()
+            and self.warrant_applied_on
+            and self.warrant_issued_on
+        )
+
+    @condition("give the court, the date and the terms of the order")
+    def has_order(self) -> bool:
+        return bool(self.order_court.strip() and self.order_on and self.order_terms)
+
+    @transition(
+        status,
+        source=CorrectiveStatus.ACCESS_REQUESTED,
+        target=CorrectiveStatus.ACCESS_GRANTED,
+        permission=smo,
+        conditions=[has_response],
+        custom={"label": "Access granted", "rule_id": "R-COR-1", "form": "response"},
+    )
+    def record_access_granted(self):
+        pass
+
+    @transition(
+        status,
+        source=CorrectiveStatus.ACCESS_REQUESTED,
+        target=CorrectiveStatus.ACCESS_REFUSED,
+        permission=smo,
+        conditions=[has_response],
+        custom={"label": "Access refused", "rule_id": "R-COR-2", "form": "response"},
+    )
+    def record_access_refused(self):
+        pass
+
+    @transition(
+        status,
+        source=CorrectiveStatus.ACCESS_REFUSED,
+        target=CorrectiveStatus.WARRANT_OBTAINED,
+        permission=smo,
+        conditions=[has_warrant],
+        custom={"label": "Record the warrant", "rule_id": "R-COR-2", "form": "warrant"},
+    )
+    def record_warrant(self):
+        pass
+
+    @transition(
+        status,
+        source=CorrectiveStatus.WARRANT_OBTAINED,
+        target=CorrectiveStatus.ORDER_OBTAINED,
+        permission=smo,
+        conditions=[has_order],
+        custom={
+            "label": "Record the court order",
+            "rule_id": "R-COR-2",
+            "form": "order",
+        },
+    )
+    def record_order(self):
+        pass
+
+    @transition(
+        status,
+        source=[CorrectiveStatus.ACCESS_GRANTED, CorrectiveStatus.ORDER_OBTAINED],
+        target=CorrectiveStatus.WORK_DONE,
+        permission=smo,
+        conditions=[_Invoiced.has_work_record],
+        custom={"label": "Record the work done", "rule_id": "R-COR-2", "form": "work"},
+    )
+    def record_work(self):
+        pass
+
+    @transition(
+        status,
+        source=CorrectiveStatus.WORK_DONE,
+        target=CorrectiveStatus.INVOICED,
+        permission=smo,
+        conditions=[_Invoiced.has_cost_items, _Invoiced.has_invoice],
+        custom={
+            "label": "Invoice the discharger",
+            "rule_id": "R-COR-2",
+            "form": "invoice",
+        },
+    )
+    def invoice(self):
+        pass
+
+    @transition(
+        status,
+        source=CorrectiveStatus.INVOICED,
+        target=CorrectiveStatus.PAID,
+        permission=smo,
+        conditions=[_Invoiced.has_paid_on],
+        custom={"label": "Record payment", "rule_id": "R-COR-2", "form": "paid"},
+    )
+    def record_payment(self):
+        pass
+
+
+class CostItem(models.Model):
+    """One itemized cost of corrective measures or a summary abatement."""
+
+    corrective_action = models.ForeignKey(
+        CorrectiveAction,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="cost_items",
+    )
+    abatement = models.ForeignKey(
+        "enforcement.NuisanceAbatement",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="cost_items",
+    )
+    description = models.CharField(max_length=200)
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    incurred_on = models.DateField()
+
+    class Meta:
+        ordering = ["incurred_on", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(corrective_action__isnull=False, abatement__isnull=True)
+                    | models.Q(corrective_action__isnull=True, abatement__isnull=False)
+                ),
+                name="cost_item_belongs_to_one_remedy",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(amount__gt=0), name="cost_item_amount_positive"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.description}: ${self.amount}"
+
+
+class AbatementStatus(models.TextChoices):
+    DECLARED = "declared", "Declared a nuisance"
+    ABATED = "abated", "Summarily abated"
+    INVOICED = "invoiced", "Invoiced to the violator"
+    PAID = "paid", "Paid"
+
+
+class NuisanceAbatement(_Invoiced, _Recorded, FlowModel):
+    """A condition in violation deemed a nuisance and summarily abated or
+    restored at the violator's expense (§ 132-18, R-NUI-1)."""
+
+    case = models.ForeignKey(
+        Case, on_delete=models.PROTECT, related_name="nuisance_abatements"
+    )
+    status = FSMField(
+        max_length=12,
+        choices=AbatementStatus.choices,
+        default=AbatementStatus.DECLARED,
+        protected=True,
+    )
+    condition_description = models.TextField(
+        help_text="The condition that threatens public health, safety and welfare."
+    )
+    declared_on = models.DateField()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"Nuisance abatement {self.pk} ({self.case})"
+
+    @transition(
+        status,
+        source=AbatementStatus.DECLARED,
+        target=AbatementStatus.ABATED,
+        permission=smo,
+        conditions=[_Invoiced.has_work_record],
+        custom={"label": "Record the abatement", "rule_id": "R-NUI-1", "form": "work"},
+    )
+    def record_abatement(self):
+        pass
+
+    @transition(
+        status,
+        source=AbatementStatus.ABATED,
+        target=AbatementStatus.INVOICED,
+        permission=smo,
+        conditions=[_Invoiced.has_cost_items, _Invoiced.has_invoice],
+        custom={
+            "label": "Invoice the violator",
+            "rule_id": "R-NUI-1",
+            "form": "invoice",
+        },
+    )
+    def invoice(self):
+        pass
+
+    @transition(
+        status,
+        source=AbatementStatus.INVOICED,
+        target=AbatementStatus.PAID,
+        permission=smo,
+        conditions=[_Invoiced.has_paid_on],
+        custom={"label": "Record payment", "rule_id": "R-NUI-1", "form": "paid"},
+    )
+    def record_payment(self):
+        pass
+
+
+class InjunctionStatus(models.TextChoices):
+    REFERRED = "referred", "Referred to the Municipal Attorney"
+    PETITIONED = "petitioned", "Petition filed in court"
+    GRANTED = "granted", "Injunction granted"
+    DENIED = "denied", "Injunction denied"
+    WITHDRAWN = "withdrawn", "Referral withdrawn"
+
+
+class InjunctionReferral(_Recorded, FlowModel):
+    """The SMO's referral for a petition for a preliminary or permanent
+    injunction (§ 132-16, R-INJ-1)."""
+
+    class Kind(models.TextChoices):
+        PRELIMINARY = "preliminary", "Preliminary injunction"
+        PERMANENT = "permanent", "Permanent injunction"
+
+    class Relief(models.TextChoices):
+        RESTRAIN = (
+            "restrain",
+            "Restraining activities that would create further violations",
+        )
+        COMPEL = "compel", "Compelling abatement or remediation of the violation"
+
+    case = models.ForeignKey(
+        Case, on_delete=models.PROTECT, related_name="injunction_referrals"
+    )
+    status = FSMField(
+        max_length=12,
+        choices=InjunctionStatus.choices,
+        default=InjunctionStatus.REFERRED,
+        protected=True,
+    )
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    relief = models.CharField(max_length=10, choices=Relief.choices)
+    referred_on = models.DateField()
+    referred_to = models.CharField(max_length=200, default="Municipal Attorney")
+    grounds = models.TextField()
+    court = models.CharField(max_length=200, blank=True)
+    petition_filed_on = models.DateField(null=True, blank=True)
+    decided_on = models.DateField(null=True, blank=True)
+    outcome_note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"Injunction referral {self.pk} ({self.case})"
+
+    @condition("give the court and the date the petition was filed")
+    def has_petition(self) -> bool:
+        return bool(self.court.strip() and self.petition_filed_on)
+
+    @condition("give the date of the court's decision and what it said")
+    def has_outcome(self) -> bool:
+        return bool(self.decided_on and self.outcome_note.strip())
+
+    @condition("say why the referral is withdrawn")
+    def has_outcome_note(self) -> bool:
+        return bool(self.outcome_note.strip())
+
+    @transition(
+        status,
+        source=InjunctionStatus.REFERRED,
+        target=InjunctionStatus.PETITIONED,
+        permission=smo,
+        conditions=[has_petition],
+        custom={"label": "Petition filed", "rule_id": "R-INJ-1", "form": "petition"},
+    )
+    def record_petition(self):
+        pass
+
+    @transition(
+        status,
+        source=InjunctionStatus.PETITIONED,
+        target=InjunctionStatus.GRANTED,
+        permission=smo,
+        conditions=[has_outcome],
+        custom={"label": "Injunction granted", "rule_id": "R-INJ-1", "form": "outcome"},
+    )
+    def record_granted(self):
+        pass
+
+    @transition(
+        status,
+        source=InjunctionStatus.PETITIONED,
+        target=InjunctionStatus.DENIED,
+        permission=smo,
+        conditions=[has_outcome],
+        custom={"label": "Injunction denied", "rule_id": "R-INJ-1", "form": "outcome"},
+    )
+    def record_denied(self):
+        pass
+
+    @transition(
+        status,
+        source=[InjunctionStatus.REFERRED, InjunctionStatus.PETITIONED],
+        target=InjunctionStatus.WITHDRAWN,
+        permission=smo,
+        conditions=[has_outcome_note],
+        custom={"label": "Withdraw the referral", "form": "note"},
+    )
+    def withdraw(self):
+        pass

@@ -1,0 +1,195 @@
+"""The penalty tier of an offense (§ 132-13 B, R-PEN-1..4), with its working.
+
+"A fine not exceeding $350 ... for conviction of a first offense; for conviction
+of a second offense both of which were committed within a period of five years,
+... not less than $350 nor more than $700; ... for a third or subsequent offense
+all of which were committed within a period of five years, ... not less than
+$700 nor more than $1,000", and in each case imprisonment not exceeding six
+months, or both. The fine and any imprisonment are the court's; the system shows
+the range a proposed fine must fall in.
+
+Counting: the tier of an offense committed on day D is 1 + the prior offenses
+committed on or after the same calendar date five years before D and before D
+(GCL § 58 and § 30: a year is twelve months; 29 February → 28 February).
+Acquittals and dismissals are no offense and are not counted; offenses still
+pending in court are counted and said so, because the tier is only confirmed
+by a conviction.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+
+from cases.deadlines.engine import continued_violation_weeks
+
+LOOKBACK_YEARS = 5
+IMPRISONMENT = "imprisonment not exceeding six months, or both (the court's)"
+
+
+@dataclass(frozen=True)
+class Tier:
+    number: int
+    rule_id: str
+    minimum: Decimal
+    maximum: Decimal
+    name: str
+
+    @property
+    def range_words(self) -> str:
+        if self.minimum == 0:
+            return f"a fine not exceeding ${self.maximum:,.0f}"
+        return f"a fine of ${self.minimum:,.0f} to ${self.maximum:,.0f}"
+
+
+TIERS = (
+    Tier(1, "R-PEN-1", Decimal("0"), Decimal("350"), "first offense"),
+    Tier(2, "R-PEN-2", Decimal("350"), Decimal("700"), "second offense"),
+    Tier(3, "R-PEN-3", Decimal("700"), Decimal("1000"), "third or later offense"),
+)
+
+
+@dataclass(frozen=True)
+class PriorOffense:
+    committed_on: dt.date
+    description: str = ""
+    pending: bool = False
+
+
+@dataclass(frozen=True)
+class TierComputation:
+    committed_on: dt.date
+    window_start: dt.date
+    counted: tuple[PriorOffense, ...]
+    not_counted: tuple[PriorOffense, ...]
+    tier: Tier
+
+    @property
+    def explanation(self) -> str:
+        lines = [
+            f"Offense committed {self.committed_on:%A %Y-%m-%d}. Five years back "
+            f"from it is {self.window_start:%Y-%m-%d}; offenses committed from "
+            f"{self.window_start:%Y-%m-%d} up to the day before count "
+            "(§ 132-13 B, GCL § 58)."
+        ]
+        if self.counted:
+            listed = "; ".join(
+                f"{o.committed_on:%Y-%m-%d}"
+                + (f" ({o.description})" if o.description else "")
+                + (" — court outcome pending" if o.pending else "")
+                for o in self.counted
+            )
+            lines.append(
+                f"Prior offenses within five years: {len(self.counted)} — {listed}."
+            )
+        else:
+            lines.append("Prior offenses within five years: none.")
+        if self.not_counted:
+            lines.append(
+                "Earlier offenses outside the five years, not counted: "
+                + "; ".join(f"{o.committed_on:%Y-%m-%d}" for o in self.not_counted)
+                + "."
+            )
+        n = len(self.counted) + 1
+        lines.append(
+            f"1 + {len(self.counted)} = {n}: a {self.tier.name} ({self.tier.rule_id}), "
+            f"punishable by {self.tier.range_words} or {IMPRISONMENT}."
+        )
+        if any(o.pending for o in self.counted):
+            lines.append(
+                "An offense counted is still pending in court: the tier stands "
+                "only if it ends in a conviction."
+            )
+        return " ".join(lines)
+
+
+def five_years_before(day: dt.date) -> dt.date:
+    year = day.year - LOOKBACK_YEARS
+    last = calendar.monthrange(year, day.month)[1]
+    return dt.date(year, day.month, min(day.day, last))
+
+
+def tier_for(committed_on: dt.date, history: list[PriorOffense]) -> TierComputation:
+    """The tier of an offense committed on `committed_on`, given the person's
+    other offenses (already without acquittals and dismissals)."""
+    start = five_years_before(committed_on)
+    earlier = sorted(
+        (o for o in history if o.committed_on < committed_on),
+        key=lambda o: o.committed_on,
+    )
+    counted = tuple(o for o in earlier if o.committed_on >= start)
+    not_counted = tuple(o for o in earlier if o.committed_on < start)
+    tier = TIERS[min(len(counted), len(TIERS) - 1)]
+    return TierComputation(committed_on, start, counted, not_counted, tier)
+
+
+def tier_for_party(
+    party, committed_on: dt.date, *, exclude_case=None
+) -> TierComputation:
+    """tier_for() on the party's recorded offense history (OffenseRecord).
+    `exclude_case` leaves out offenses recorded for the very case being charged."""
+    from .models import OffenseRecord
+
+    records = OffenseRecord.objects.filter(party=party).exclude(
+        outcome__in=OffenseRecord.NOT_COUNTED
+    )
+    if exclude_case is not None:
+        records = records.exclude(case=exclude_case)
+    history = [
+        PriorOffense(
+            r.committed_on, r.description, r.outcome == OffenseRecord.Outcome.PENDING
+        )
+        for r in records
+    ]
+    return tier_for(committed_on, history)
+
+
+def fine_error(computation: TierComputation, amount: Decimal | None) -> str:
+    """Why `amount` is not a fine its tier allows, or '' if it is."""
+    tier = computation.tier
+    if amount is None:
+        return f"Propose a fine: this is a {tier.name}, {tier.range_words}."
+    if amount <= 0:
+        return "A fine must be more than $0."
+    if not tier.minimum <= amount <= tier.maximum:
+        return (
+            f"${amount:,.2f} is outside the range of a {tier.name} "
+            f"({tier.rule_id}): {tier.range_words}."
+        )
+    return ""
+
+
+@dataclass(frozen=True)
+class ContinuedViolation:
+    """R-PEN-4: each week's continued violation after the compliance deadline."""
+
+    deadline: dt.date
+    as_of: dt.date
+    weeks: tuple[dt.date, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.weeks)
+
+    @property
+    def explanation(self) -> str:
+        if not self.weeks:
+            return (
+                f"No whole week of continued violation between the compliance "
+                f"deadline {self.deadline:%Y-%m-%d} and {self.as_of:%Y-%m-%d}."
+            )
+        return (
+            f"{self.count} whole week(s) of continued violation after the compliance "
+            f"deadline {self.deadline:%Y-%m-%d} up to {self.as_of:%Y-%m-%d}, each a "
+            "separate additional violation (R-PEN-4), accrued on "
+            + ", ".join(f"{d:%Y-%m-%d}" for d in self.weeks)
+            + "."
+        )
+
+
+def continued_violation(deadline: dt.date, as_of: dt.date) -> ContinuedViolation:
+    return ContinuedViolation(
+        deadline, as_of, tuple(continued_violation_weeks(deadline, as_of))
+    )

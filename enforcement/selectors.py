@@ -1,0 +1,153 @@
+"""Reads of the enforcement app: lists, the case's remedies, the clerk's lists,
+what awaits a sign-off, the continued-violation count."""
+
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from cases.deadlines.services import deadlines_for
+from cases.models import Deadline
+from cases.roles import Role, has_role
+
+from .models import (
+    AccessSuspension,
+    AccessTermination,
+    AlternativeRemedy,
+    AlternativeStatus,
+    Appeal,
+    AppealStatus,
+    CorrectiveAction,
+    InjunctionReferral,
+    NoticeOfViolation,
+    NoticeStatus,
+    NuisanceAbatement,
+)
+from .penalties import ContinuedViolation, continued_violation
+
+# Each remedy workflow (R-REM-1: any number at once on a case), by URL slug.
+REMEDY_MODELS = {
+    "corrective": CorrectiveAction,
+    "nuisance": NuisanceAbatement,
+    "injunction": InjunctionReferral,
+    "suspension": AccessSuspension,
+    "termination": AccessTermination,
+    "alternative": AlternativeRemedy,
+}
+
+
+def notice_list():
+    return (
+        NoticeOfViolation.objects.select_related("case", "recipient")
+        .prefetch_related("requirements")
+        .order_by("-created_at")
+    )
+
+
+def case_enforcement(case) -> dict:
+    """Everything enforcement on `case`, newest first, with its key dates."""
+    notices = list(
+        case.notices.select_related("recipient", "supersedes").prefetch_related(
+            "requirements",
+            Prefetch("appeals", queryset=Appeal.objects.select_related("appellant")),
+        )
+    )
+    appeals = [a for n in notices for a in n.appeals.all()]
+    remedies = {
+        slug: list(model.objects.filter(case=case).order_by("-pk"))
+        for slug, model in REMEDY_MODELS.items()
+    }
+    return {"notices": notices, "appeals": appeals, "remedies": remedies}
+
+
+def key_dates(source) -> list[Deadline]:
+    return list(deadlines_for(source))
+
+
+def continued_violation_for(notice, as_of=None) -> ContinuedViolation | None:
+    """R-PEN-4 for a notice: whole weeks after its compliance deadline, up to
+    the date of compliance or `as_of` (today)."""
+    if notice.status in (
+        NoticeStatus.DRAFT,
+        NoticeStatus.WITHDRAWN,
+        NoticeStatus.SUPERSEDED,
+    ):
+        return None
+    deadline = notice.compliance_deadline()
+    if deadline is None:
+        return None
+    end = notice.complied_on or as_of or timezone.localdate()
+    return continued_violation(deadline.due_date, end)
+
+
+def _limit(appeal, rule_id, purpose=""):
+    return next(
+        (d for d in appeal._deadlines if d.rule_id == rule_id and d.purpose == purpose),
+        None,
+    )
+
+
+def appeal_clerk_lists(today=None) -> dict:
+    """The clerk's three lists, each row with its date limit: appeals open
+    (hearing to schedule, R-APL-2), hearings coming, decisions to file and mail
+    (R-APL-3)."""
+    today = today or timezone.localdate()
+    active = list(
+        Appeal.objects.filter(
+            status__in=[
+                AppealStatus.FILED,
+                AppealStatus.HEARING_SCHEDULED,
+                AppealStatus.DECIDED,
+            ]
+        )
+        .select_related("notice__case", "appellant")
+        .order_by("filed_on", "pk")
+    )
+    by_appeal = {}
+    if active:
+        from django.contrib.contenttypes.models import ContentType
+
+        ct = ContentType.objects.get_for_model(Appeal)
+        for d in Deadline.objects.filter(
+            content_type=ct, object_id__in=[a.pk for a in active]
+        ).order_by("due_date"):
+            by_appeal.setdefault(d.object_id, []).append(d)
+    for appeal in active:
+        appeal._deadlines = by_appeal.get(appeal.pk, [])
+        appeal.hearing_by = _limit(appeal, "R-APL-2")
+        appeal.file_by = _limit(appeal, "R-APL-3", "file")
+        appeal.mail_by = _limit(appeal, "R-APL-3", "mail")
+    return {
+        "open": [a for a in active if a.status == AppealStatus.FILED],
+        "hearings": sorted(
+            (a for a in active if a.status == AppealStatus.HEARING_SCHEDULED),
+            key=lambda a: a.hearing_at,
+        ),
+        "to_file_and_mail": [a for a in active if a.status == AppealStatus.DECIDED],
+        "today": today,
+    }
+
+
+def signoffs_awaiting(user):
+    """Alternative remedies waiting for this user's sign-off: the Municipal
+    Attorney's recommendation, then the Building Inspector's concurrence."""
+    statuses = []
+    if has_role(user, Role.ATTORNEY):
+        statuses.append(AlternativeStatus.PROPOSED)
+    if has_role(user, Role.BUILDING_INSPECTOR):
+        statuses.append(AlternativeStatus.RECOMMENDED)
+    return (
+        AlternativeRemedy.objects.filter(status__in=statuses)
+        .select_related("case", "party")
+        .order_by("created_at")
+    )
+
+
+def signoffs_done(user):
+    from django.db.models import Q
+
+    return (
+        AlternativeRemedy.objects.filter(
+            Q(recommended_by=user) | Q(concurred_by=user) | Q(declined_by=user)
+        )
+        .select_related("case", "party")
+        .order_by("-created_at")[:20]
+    )

@@ -1,0 +1,1 @@
+"""Writes of the enforcement app: notices, appeals and the other remedies."""

@@ -1,0 +1,387 @@
+"""Appeals to the Board of Trustees (R-APL-1..3): the clerk's records. The clerk
+and the SMO may record; the decision drives the notice (R-COR-1 or withdrawal)."""
+
+import datetime as dt
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from cases.deadlines.services import (
+    deadlines_for,
+    meet_deadline,
+    open_deadline,
+    open_deadline_for,
+)
+from cases.models import Deadline
+from cases.roles import Role, has_role
+from cases.timeline import record_event
+from cases.uploads import sha256_of
+
+from ..models import (
+    IN_FORCE,
+    Appeal,
+    AppealDocument,
+    AppealStatus,
+    Decision,
+    NoticeOfViolation,
+    NoticeStatus,
+)
+from .flow import TransitionRefused, run_step
+from .notices import _waive_open, case_recipients
+
+MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
+
+
+def _require_recorder(actor):
+    if not has_role(actor, Role.CLERK, Role.SMO):
+        raise TransitionRefused("Only the clerk or the SMO records appeals.")
+
+
+def appeal_due_date(notice) -> dt.date | None:
+    """The last day to appeal: the due date of the notice's R-APL-1 deadline."""
+    deadline = (
+        deadlines_for(notice).filter(rule_id="R-APL-1").order_by("-due_date").first()
+    )
+    return deadline.due_date if deadline else None
+
+
+@transaction.atomic
+def appeal_file(
+    *, notice, actor, appellant, filed_on: dt.date, grounds: str, documents=()
+) -> Appeal:
+    """Record an appeal of `notice` filed on `filed_on`. Who: clerk or SMO.
+
+    Never refused for lateness: an appeal filed after the last day (R-APL-1) is
+    recorded and flagged late; the Board decides. Opens the hearing-by deadline
+    (R-APL-2). Raises TransitionRefused (wrong role, notice not in force) or
+    ValidationError (bad input)."""
+    _require_recorder(actor)
+    notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
+    if notice.status not in IN_FORCE or notice.status == NoticeStatus.ESCALATED:
+        raise TransitionRefused(
+            "Only an issued notice can be appealed; this one is "
+            f"“{notice.get_status_display()}”."
+        )
+    errors = {}
+    if not case_recipients(notice.case).filter(pk=appellant.pk).exists():
+        errors["appellant"] = "The appellant must be a party named on the case."
+    if filed_on > timezone.localdate():
+        errors["filed_on"] = "The filing date cannot be in the future."
+    if notice.issued_on and filed_on < notice.issued_on:
+        errors["filed_on"] = "An appeal cannot be filed before the notice was issued."
+    if not grounds.strip():
+        errors["grounds"] = "Give the grounds of the appeal."
+    if errors:
+        raise ValidationError(errors)
+    due = appeal_due_date(notice)
+    late = due is not None and filed_on > due
+    appeal = Appeal.objects.create(
+        notice=notice,
+        appellant=appellant,
+        filed_on=filed_on,
+        grounds=grounds,
+        appeal_due=due or filed_on,
+        is_late=late,
+        recorded_by=actor,
+    )
+    window = open_deadline_for(notice, "R-APL-1")
+    if window is not None:
+        meet_deadline(window, on=filed_on, actor=actor)
+    summary = (
+        f"Appeal {appeal.pk} of notice {notice.pk} filed by {appellant.name} "
+        f"on {filed_on:%Y-%m-%d}"
+    )
+    if late:
+        summary += f" — LATE: the last day to appeal was {due:%Y-%m-%d}"
+    record_event(
+        case=notice.case,
+        actor=actor,
+        kind="appeal",
+        summary=summary,
+        detail=grounds,
+        rule_id="R-APL-1",
+        subject=appeal,
+    )
+    open_deadline(
+        rule_id="R-APL-2",
+        event_date=filed_on,
+        source=appeal,
+        case=notice.case,
+        actor=actor,
+    )
+    for upload in documents:
+        appeal_add_document(appeal=appeal, actor=actor, upload=upload)
+    return appeal
+
+
+@transaction.atomic
+def appeal_add_document(*, appeal, actor, upload, description="") -> AppealDocument:
+    """Keep a document filed with the appeal (private, with its SHA-256).
+    Who: clerk or SMO."""
+    _require_recorder(actor)
+    if upload.size > MAX_DOCUMENT_BYTES:
+        raise ValidationError({"document": f"“{upload.name}” is larger than 20 MB."})
+    if upload.size == 0:
+        raise ValidationError({"document": f"“{upload.name}” is empty."})
+    document = AppealDocument(
+        appeal=appeal,
+        original_name=(upload.name or "document")[:200],
+        content_type=(
+            getattr(upload, "content_type", "") or "application/octet-stream"
+        )[:100],
+        size=upload.size,
+        sha256=sha256_of(upload),
+        description=description,
+        uploaded_by=actor,
+    )
+    document.file.save("upload", upload, save=False)
+    document.save()
+    record_event(
+        case=appeal.case,
+        actor=actor,
+        kind="appeal",
+        summary=f"Appeal {appeal.pk}: document “{document.original_name}” filed",
+        detail=f"SHA-256 {document.sha256}",
+        rule_id="R-APL-1",
+        subject=document,
+    )
+    return document
+
+
+def hearing_by(appeal) -> dt.date | None:
+    """The date the Board must hear the appeal by (R-APL-2)."""
+    deadline = (
+        deadlines_for(appeal).filter(rule_id="R-APL-2").order_by("-due_date").first()
+    )
+    return deadline.due_date if deadline else None
+
+
+def appeal_schedule_hearing(
+    *, appeal, actor, hearing_at, location=""
+) -> tuple[Appeal, str]:
+    """Schedule (or move) the Board's hearing. Who: clerk or SMO. A date after
+    the hearing-by date (R-APL-2) is allowed, flagged and warned about.
+    Returns (appeal, warning or '')."""
+    limit = hearing_by(appeal)
+    day = timezone.localtime(hearing_at).date() if hearing_at else None
+    past = bool(limit and day and day > limit)
+    warning = (
+        f"The hearing on {day:%Y-%m-%d} is after the hearing-by date "
+        f"{limit:%Y-%m-%d} (30 days after filing, R-APL-2)."
+        if past
+        else ""
+    )
+    appeal = run_step(
+        obj=appeal,
+        transition="schedule_hearing",
+        actor=actor,
+        event_kind="appeal",
+        fields={
+            "hearing_at": hearing_at,
+            "hearing_location": location,
+            "hearing_past_limit": past,
+        },
+        detail=(
+            f"Hearing {timezone.localtime(hearing_at):%A %Y-%m-%d %H:%M} "
+            f"{location}".strip()
+            if hearing_at
+            else ""
+        )
+        + (f" {warning}" if warning else ""),
+    )
+    return appeal, warning
+
+
+def appeal_decide(
+    *, appeal, actor, decision, decided_on: dt.date, resolution: str
+) -> Appeal:
+    """Record the Board's decision. Who: clerk or SMO.
+
+    Meets the hearing deadline (R-APL-2) on the hearing day; opens the two
+    five-day deadlines to file the decision with the municipal clerk and to mail
+    it by certified mail (R-APL-3). Upheld or modified: opens the five business
+    days to correct (R-COR-1) on the notice, after which corrective measures
+    follow. Reversed: the notice is withdrawn and its open deadlines waived."""
+    if decided_on and decided_on > timezone.localdate():
+        raise ValidationError(
+            {"decided_on": "The decision date cannot be in the future."}
+        )
+
+    def after(decided):
+        notice = decided.notice
+        case = notice.case
+        hearing = open_deadline_for(decided, "R-APL-2")
+        if hearing is not None:
+            meet_deadline(
+                hearing, on=timezone.localtime(decided.hearing_at).date(), actor=actor
+            )
+        for purpose, label in (
+            ("file", "File the Board's decision with the municipal clerk"),
+            ("mail", "Mail the Board's decision by certified mail to the discharger"),
+        ):
+            open_deadline(
+                rule_id="R-APL-3",
+                event_date=decided_on,
+                source=decided,
+                case=case,
+                actor=actor,
+                purpose=purpose,
+                label=label,
+                responsible="clerk",
+            )
+        if decided.decision in (Decision.UPHELD, Decision.MODIFIED):
+            # The remediation deadline gives way to the correction period.
+            for old in deadlines_for(notice).filter(
+                status=Deadline.Status.OPEN, rule_id="R-NOV-2"
+            ):
+                from cases.deadlines.services import waive_deadline
+
+                waive_deadline(
+                    old,
+                    actor=actor,
+                    reason=f"Replaced by the correction period after the Board's "
+                    f"decision of {decided_on:%Y-%m-%d} (R-COR-1).",
+                )
+            deadline = open_deadline(
+                rule_id="R-COR-1",
+                event_date=decided_on,
+                source=notice,
+                case=case,
+                actor=actor,
+            )
+            record_event(
+                case=case,
+                actor=actor,
+                kind="enforcement",
+                summary=f"Corrective-measures clock started: correct by "
+                f"{deadline.due_date:%A %Y-%m-%d}, or the SMO requests access to "
+                "abate (R-COR-1)",
+                rule_id="R-COR-1",
+                subject=notice,
+            )
+        elif decided.decision == Decision.REVERSED:
+            run_step(
+                obj=notice,
+                transition="withdraw_on_reversal",
+                actor=actor,
+                event_kind="notice",
+                detail=f"The Board of Trustees reversed the SMO on {decided_on:%Y-%m-%d}.",
+                after=lambda n: _waive_open(
+                    n, actor, "Notice withdrawn: the Board reversed the SMO on appeal."
+                ),
+            )
+
+    return run_step(
+        obj=appeal,
+        transition="decide",
+        actor=actor,
+        event_kind="appeal",
+        fields={
+            "decision": decision,
+            "decided_on": decided_on,
+            "resolution": resolution,
+        },
+        detail=resolution,
+        after=after,
+    )
+
+
+def _record_act(appeal, actor, purpose, on, field_values, what):
+    _require_recorder(actor)
+    with transaction.atomic():
+        locked = Appeal.objects.select_for_update().get(pk=appeal.pk)
+        if locked.status != AppealStatus.DECIDED:
+            raise TransitionRefused(
+                f"Record this once the Board has decided; the appeal is "
+                f"“{locked.get_status_display()}”."
+            )
+        if on < locked.decided_on:
+            raise ValidationError(
+                {f"{purpose}_on": "This cannot come before the decision."}
+            )
+        if on > timezone.localdate():
+            raise ValidationError(
+                {f"{purpose}_on": "The date cannot be in the future."}
+            )
+        for name, value in field_values.items():
+            setattr(locked, name, value)
+        locked.save(update_fields=list(field_values))
+        deadline = open_deadline_for(
+            locked, "R-APL-3", {"filed": "file", "mailed": "mail"}[purpose]
+        )
+        warning = ""
+        if deadline is not None:
+            if on > deadline.due_date:
+                warning = (
+                    f"{what} on {on:%Y-%m-%d} is after the limit "
+                    f"{deadline.due_date:%Y-%m-%d} (five days after the decision, R-APL-3)."
+                )
+            meet_deadline(deadline, on=on, actor=actor)
+        record_event(
+            case=locked.case,
+            actor=actor,
+            kind="appeal",
+            summary=f"Appeal {locked.pk}: {what} on {on:%Y-%m-%d}"
+            + (" (late)" if warning else ""),
+            rule_id="R-APL-3",
+            subject=locked,
+        )
+        if locked.is_filed_and_mailed():
+            locked = run_step(
+                obj=locked, transition="close", actor=actor, event_kind="appeal"
+            )
+    return locked, warning
+
+
+def appeal_record_clerk_filing(
+    *, appeal, actor, filed_on: dt.date
+) -> tuple[Appeal, str]:
+    """Record the date the decision was filed in the office of the municipal
+    clerk. Who: clerk or SMO. Returns (appeal, warning if past the limit)."""
+    return _record_act(
+        appeal,
+        actor,
+        "filed",
+        filed_on,
+        {"filed_with_clerk_on": filed_on},
+        "decision filed with the municipal clerk",
+    )
+
+
+def appeal_record_mailing(
+    *, appeal, actor, mailed_on: dt.date, article_number: str
+) -> tuple[Appeal, str]:
+    """Record the certified mailing of the decision to the discharger, with the
+    article number. Who: clerk or SMO. Returns (appeal, warning if late)."""
+    if not article_number.strip():
+        raise ValidationError(
+            {"article_number": "Give the certified mail article number."}
+        )
+    return _record_act(
+        appeal,
+        actor,
+        "mailed",
+        mailed_on,
+        {"mailed_on": mailed_on, "mail_article_number": article_number.strip()},
+        f"decision mailed by certified mail (article {article_number.strip()})",
+    )
+
+
+def appeal_withdraw(*, appeal, actor, reason: str) -> Appeal:
+    """Record that the appellant withdrew the appeal. Who: clerk or SMO."""
+    from cases.deadlines.services import waive_deadline
+
+    def after(withdrawn):
+        for deadline in deadlines_for(withdrawn).filter(status=Deadline.Status.OPEN):
+            waive_deadline(deadline, reason="The appeal was withdrawn.", actor=actor)
+
+    return run_step(
+        obj=appeal,
+        transition="withdraw",
+        actor=actor,
+        event_kind="appeal",
+        fields={"withdrawn_reason": reason},
+        detail=reason,
+        after=after,
+    )

@@ -1,0 +1,432 @@
+"""Notices of violation (R-NOV-1, R-NOV-2): draft, issue, serve, correct and
+close. Only the SMO writes notices."""
+
+import datetime as dt
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from cases.deadlines.services import (
+    deadlines_for,
+    meet_deadline,
+    open_deadline,
+    waive_deadline,
+)
+from cases.models import CaseStatus, Deadline, Party
+from cases.roles import Role, has_role
+from cases.services import case_run_transition
+from cases.timeline import record_event
+
+from ..models import (
+    NoticeFrozenError,
+    NoticeOfViolation,
+    NoticeRequirement,
+    NoticeStatus,
+    RequirementKind,
+    ServiceRecord,
+)
+from ..penalties import fine_error, tier_for_party
+from .flow import TransitionRefused, run_step
+
+DRAFTABLE_CASE_STATUSES = (CaseStatus.VIOLATION_CONFIRMED, CaseStatus.ENFORCEMENT)
+
+
+def case_recipients(case):
+    """The parties a notice on `case` may be addressed to: the responsible party
+    and every party named on the case."""
+    ids = set(case.case_parties.values_list("party_id", flat=True))
+    if case.responsible_party_id:
+        ids.add(case.responsible_party_id)
+    return Party.objects.filter(pk__in=ids).order_by("name")
+
+
+def _require_smo(actor):
+    if not has_role(actor, Role.SMO):
+        raise TransitionRefused(
+            "Only the Stormwater Management Officer writes notices."
+        )
+
+
+def _validate_content(
+    *, case, recipient, requirements, remediation_days, proposed_fine, violation_date
+):
+    errors = {}
+    if case.status not in DRAFTABLE_CASE_STATUSES:
+        raise TransitionRefused(
+            "A notice of violation can be drafted only once the violation is "
+            f"confirmed; the case is “{case.get_status_display()}”."
+        )
+    if not case_recipients(case).filter(pk=recipient.pk).exists():
+        errors["recipient"] = "The recipient must be a party named on the case."
+    kinds = [kind for kind, _ in requirements]
+    if not kinds:
+        errors["requirements"] = "Choose at least one requirement of § 132-13 A."
+    if len(set(kinds)) != len(kinds):
+        errors["requirements"] = "Each requirement may be chosen once."
+    for kind, particulars in requirements:
+        if kind not in RequirementKind.values:
+            errors["requirements"] = f"Unknown requirement {kind!r}."
+        elif not particulars.strip():
+            errors["requirements"] = (
+                f"Give the particulars of “{RequirementKind(kind).label}”."
+            )
+    if RequirementKind.ABATEMENT in kinds:
+        if not remediation_days:
+            errors["remediation_days"] = (
+                "Abatement or restoration is required: set the number of days to "
+                "complete it (R-NOV-2)."
+            )
+    elif remediation_days:
+        errors["remediation_days"] = (
+            "A remediation deadline goes with the abatement/restoration requirement."
+        )
+    if RequirementKind.FINE in kinds:
+        message = fine_error(
+            tier_for_party(recipient, violation_date, exclude_case=case), proposed_fine
+        )
+        if message:
+            errors["proposed_fine"] = message
+    elif proposed_fine is not None:
+        errors["proposed_fine"] = (
+            "A fine goes with the “payment of a fine” requirement."
+        )
+    if violation_date > timezone.localdate():
+        errors["violation_date"] = "The violation date cannot be in the future."
+    if errors:
+        raise ValidationError(errors)
+
+
+def _set_requirements(notice, requirements):
+    for requirement in list(notice.requirements.all()):
+        requirement.delete()
+    for kind, particulars in requirements:
+        NoticeRequirement.objects.create(
+            notice=notice, kind=kind, particulars=particulars.strip()
+        )
+
+
+@transaction.atomic
+def notice_draft(
+    *,
+    case,
+    actor,
+    recipient,
+    violation_date: dt.date,
+    findings: str,
+    requirements: list[tuple[str, str]],
+    remediation_days: int | None = None,
+    proposed_fine: Decimal | None = None,
+    supersedes: NoticeOfViolation | None = None,
+) -> NoticeOfViolation:
+    """Draft a notice of violation on `case`. Who: SMO. Raises TransitionRefused
+    (wrong role, violation not confirmed) or ValidationError (bad content)."""
+    _require_smo(actor)
+    _validate_content(
+        case=case,
+        recipient=recipient,
+        requirements=requirements,
+        remediation_days=remediation_days,
+        proposed_fine=proposed_fine,
+        violation_date=violation_date,
+    )
+    notice = NoticeOfViolation.objects.create(
+        case=case,
+        recipient=recipient,
+        violation_date=violation_date,
+        findings=findings,
+        remediation_days=remediation_days or None,
+        proposed_fine=proposed_fine,
+        supersedes=supersedes,
+        created_by=actor,
+    )
+    _set_requirements(notice, requirements)
+    summary = f"Notice of violation {notice.pk} drafted to {recipient.name}"
+    if supersedes is not None:
+        summary += f" (correction of notice {supersedes.pk})"
+    record_event(
+        case=case,
+        actor=actor,
+        kind="notice",
+        summary=summary,
+        rule_id="R-NOV-1",
+        subject=notice,
+    )
+    return notice
+
+
+@transaction.atomic
+def notice_update(
+    *,
+    notice,
+    actor,
+    recipient,
+    violation_date,
+    findings,
+    requirements,
+    remediation_days=None,
+    proposed_fine=None,
+) -> NoticeOfViolation:
+    """Change a draft notice. Who: SMO. An issued notice is frozen: raises
+    NoticeFrozenError (issue a correction instead)."""
+    _require_smo(actor)
+    notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
+    if notice.status != NoticeStatus.DRAFT:
+        raise NoticeFrozenError(
+            "This notice has been issued and is frozen; issue a correction that "
+            "supersedes it."
+        )
+    _validate_content(
+        case=notice.case,
+        recipient=recipient,
+        requirements=requirements,
+        remediation_days=remediation_days,
+        proposed_fine=proposed_fine,
+        violation_date=violation_date,
+    )
+    notice.recipient = recipient
+    notice.violation_date = violation_date
+    notice.findings = findings
+    notice.remediation_days = remediation_days or None
+    notice.proposed_fine = proposed_fine
+    notice.save()
+    _set_requirements(notice, requirements)
+    record_event(
+        case=notice.case,
+        actor=actor,
+        kind="notice",
+        summary=f"Draft notice of violation {notice.pk} changed",
+        rule_id="R-NOV-1",
+        subject=notice,
+    )
+    return notice
+
+
+def notice_issue(
+    *, notice, actor, issued_on: dt.date | None = None
+) -> NoticeOfViolation:
+    """Issue a draft notice. Who: SMO. Freezes the recipient's name and mailing
+    address, stores the fine tier computation, opens the appeal window (R-APL-1)
+    and the remediation deadline (R-NOV-2), supersedes the notice it corrects,
+    and moves the case into enforcement. Raises TransitionRefused with the reason."""
+    issued_on = issued_on or timezone.localdate()
+    fields = {"issued_on": issued_on, "issued_by": actor}
+    fresh = NoticeOfViolation.objects.get(pk=notice.pk)
+    if fresh.status == NoticeStatus.DRAFT and fresh.requires_fine():
+        computation = tier_for_party(
+            fresh.recipient, fresh.violation_date, exclude_case=fresh.case
+        )
+        fields.update(
+            fine_tier=computation.tier.number,
+            fine_min=computation.tier.minimum,
+            fine_max=computation.tier.maximum,
+            fine_computation=computation.explanation,
+        )
+
+    def after(issued):
+        case = issued.case
+        open_deadline(
+            rule_id="R-APL-1",
+            event_date=issued_on,
+            source=issued,
+            case=case,
+            actor=actor,
+        )
+        if issued.remediation_days:
+            open_deadline(
+                rule_id="R-NOV-2",
+                event_date=issued_on,
+                source=issued,
+                case=case,
+                actor=actor,
+                days=issued.remediation_days,
+            )
+        if issued.supersedes_id:
+            old = NoticeOfViolation.objects.get(pk=issued.supersedes_id)
+            run_step(
+                obj=old,
+                transition="supersede",
+                actor=actor,
+                event_kind="notice",
+                detail=f"Corrected by notice of violation {issued.pk}.",
+                after=lambda o: _waive_open(
+                    o, actor, f"Superseded by notice {issued.pk}."
+                ),
+            )
+        if case.status == CaseStatus.VIOLATION_CONFIRMED:
+            case_run_transition(case=case, transition="begin_enforcement", actor=actor)
+
+    return run_step(
+        obj=notice,
+        transition="issue",
+        actor=actor,
+        fields=fields,
+        event_kind="notice",
+        detail=f"Addressed to {fresh.recipient.name}, {fresh.recipient.mailing_address}",
+        after=after,
+    )
+
+
+def _waive_open(notice, actor, reason):
+    for deadline in deadlines_for(notice).filter(status=Deadline.Status.OPEN):
+        waive_deadline(deadline, reason=reason, actor=actor)
+
+
+def _meet_compliance(notice, actor):
+    for deadline in deadlines_for(notice).filter(
+        status=Deadline.Status.OPEN, rule_id__in=["R-NOV-2", "R-COR-1"]
+    ):
+        meet_deadline(deadline, on=notice.complied_on, actor=actor)
+    _waive_open(notice, actor, "The notice was complied with.")
+
+
+def notice_record_compliance(
+    *, notice, actor, complied_on, note=""
+) -> NoticeOfViolation:
+    """Record that the recipient complied. Who: SMO. Meets the remediation or
+    correction deadline (late if after it)."""
+    if complied_on and complied_on > timezone.localdate():
+        raise ValidationError({"complied_on": "The date cannot be in the future."})
+    return run_step(
+        obj=notice,
+        transition="record_compliance",
+        actor=actor,
+        event_kind="notice",
+        fields={"complied_on": complied_on, "compliance_note": note},
+        detail=note,
+        after=lambda n: _meet_compliance(n, actor),
+    )
+
+
+def notice_record_noncompliance(*, notice, actor, note="") -> NoticeOfViolation:
+    """Record that the compliance deadline passed without compliance. Who: SMO.
+    Refused before the deadline or while an appeal is pending."""
+    return run_step(
+        obj=notice,
+        transition="record_noncompliance",
+        actor=actor,
+        event_kind="notice",
+        detail=note,
+    )
+
+
+def notice_escalate(*, notice, actor, note) -> NoticeOfViolation:
+    """Escalate a notice not complied with (corrective measures, court). Who: SMO."""
+    return run_step(
+        obj=notice,
+        transition="escalate",
+        actor=actor,
+        event_kind="notice",
+        fields={"escalation_note": note},
+        detail=note,
+    )
+
+
+def notice_withdraw(*, notice, actor, reason) -> NoticeOfViolation:
+    """Withdraw an issued notice. Who: SMO. Waives its open deadlines."""
+    return run_step(
+        obj=notice,
+        transition="withdraw",
+        actor=actor,
+        event_kind="notice",
+        fields={"withdrawn_reason": reason},
+        detail=reason,
+        after=lambda n: _waive_open(n, actor, f"Notice withdrawn: {reason}"),
+    )
+
+
+@transaction.atomic
+def notice_start_correction(*, notice, actor) -> NoticeOfViolation:
+    """Start a correction: a new draft with the content of the issued `notice`,
+    which it will supersede when issued. Who: SMO."""
+    _require_smo(actor)
+    old = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
+    if old.status not in (NoticeStatus.ISSUED, NoticeStatus.NOT_COMPLIED):
+        raise TransitionRefused(
+            f"Only a notice in force can be corrected; this one is "
+            f"“{old.get_status_display()}”."
+        )
+    existing = NoticeOfViolation.objects.filter(supersedes=old).first()
+    if existing is not None:
+        raise TransitionRefused(
+            f"A correction of this notice already exists (notice {existing.pk})."
+        )
+    return notice_draft(
+        case=old.case,
+        actor=actor,
+        recipient=old.recipient,
+        violation_date=old.violation_date,
+        findings=old.findings,
+        requirements=[(r.kind, r.particulars) for r in old.requirements.all()],
+        remediation_days=old.remediation_days,
+        proposed_fine=old.proposed_fine,
+        supersedes=old,
+    )
+
+
+@transaction.atomic
+def notice_record_service(
+    *, notice, actor, method, served_on, article_number="", served_by="", where=""
+) -> ServiceRecord:
+    """Record how the issued notice was served. Who: SMO. Certified mail needs
+    its article number. Raises TransitionRefused or ValidationError."""
+    _require_smo(actor)
+    notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
+    if notice.status == NoticeStatus.DRAFT:
+        raise TransitionRefused("Issue the notice before recording its service.")
+    errors = {}
+    if method == ServiceRecord.Method.CERTIFIED and not article_number.strip():
+        errors["article_number"] = "Give the certified mail article number."
+    if notice.issued_on and served_on < notice.issued_on:
+        errors["served_on"] = "A notice cannot be served before it was issued."
+    if served_on > timezone.localdate():
+        errors["served_on"] = "The date cannot be in the future."
+    if errors:
+        raise ValidationError(errors)
+    record = ServiceRecord.objects.create(
+        notice=notice,
+        method=method,
+        served_on=served_on,
+        article_number=article_number.strip(),
+        served_by=served_by,
+        where=where,
+        recorded_by=actor,
+    )
+    extra = f", article {record.article_number}" if record.article_number else ""
+    record_event(
+        case=notice.case,
+        actor=actor,
+        kind="notice",
+        summary=f"Notice of violation {notice.pk} served: "
+        f"{record.get_method_display()} on {served_on:%Y-%m-%d}{extra}",
+        rule_id="R-NOV-1",
+        subject=record,
+    )
+    return record
+
+
+@transaction.atomic
+def service_record_returned(*, record, actor, returned_on, reason) -> ServiceRecord:
+    """Record that a mailed notice came back. Who: SMO."""
+    _require_smo(actor)
+    record = ServiceRecord.objects.select_for_update().get(pk=record.pk)
+    if record.returned_on is not None:
+        raise TransitionRefused("The return of this mailing is already recorded.")
+    if returned_on < record.served_on:
+        raise ValidationError(
+            {"returned_on": "Mail cannot come back before it was sent."}
+        )
+    record.returned_on = returned_on
+    record.return_reason = reason
+    record.save(update_fields=["returned_on", "return_reason"])
+    record_event(
+        case=record.notice.case,
+        actor=actor,
+        kind="notice",
+        summary=f"Notice of violation {record.notice_id}: mail returned on "
+        f"{returned_on:%Y-%m-%d} ({reason})",
+        rule_id="R-NOV-1",
+        subject=record,
+    )
+    return record

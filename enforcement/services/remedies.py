@@ -1,0 +1,596 @@
+"""The other remedies of Chapter 132, cumulative (§ 132-19, R-REM-1): corrective
+measures (R-COR-1/2), nuisance abatement (R-NUI-1), injunction referral
+(R-INJ-1), suspension and termination of MS4 access (R-SUS-1/2), alternative
+remedies (R-ALT-1/2), and the offense history (R-PEN-1..3)."""
+
+import datetime as dt
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from cases.deadlines.services import meet_deadline, open_deadline, open_deadline_for
+from cases.models import CaseKind, CaseSource, CaseStatus
+from cases.roles import Role, has_role
+from cases.services import case_open, case_run_transition
+from cases.timeline import record_event
+
+from ..models import (
+    AccessSuspension,
+    AccessTermination,
+    AlternativeKind,
+    AlternativeRemedy,
+    AlternativeRemedyItem,
+    AlternativeStatus,
+    CorrectiveAction,
+    CorrectiveStatus,
+    CostItem,
+    InjunctionReferral,
+    NoticeOfViolation,
+    NoticeStatus,
+    NuisanceAbatement,
+    OffenseRecord,
+    UnauthorizedReinstatement,
+)
+from .flow import TransitionRefused, run_step
+from .notices import case_recipients
+
+ENFORCEABLE = (CaseStatus.VIOLATION_CONFIRMED, CaseStatus.ENFORCEMENT)
+
+
+def _require_smo(actor):
+    if not has_role(actor, Role.SMO):
+        raise TransitionRefused("Only the Stormwater Management Officer may do this.")
+
+
+def _require_enforceable(case):
+    case.refresh_from_db()
+    if case.status not in ENFORCEABLE:
+        raise TransitionRefused(
+            "This remedy needs a confirmed violation; the case is "
+            f"“{case.get_status_display()}”."
+        )
+
+
+def _require_open(case):
+    if case.is_closed:
+        raise TransitionRefused(f"The case is closed (“{case.get_status_display()}”).")
+
+
+def _not_future(errors, name, day):
+    if day and day > timezone.localdate():
+        errors[name] = "The date cannot be in the future."
+
+
+def _enter_enforcement(case, actor):
+    # Read the status afresh: the caller's copy of the case may be stale.
+    if (
+        type(case)
+        .objects.filter(pk=case.pk, status=CaseStatus.VIOLATION_CONFIRMED)
+        .exists()
+    ):
+        case_run_transition(case=case, transition="begin_enforcement", actor=actor)
+
+
+def _created(case, actor, subject, summary, rule_id, detail=""):
+    record_event(
+        case=case,
+        actor=actor,
+        kind="enforcement",
+        summary=summary,
+        detail=detail,
+        rule_id=rule_id,
+        subject=subject,
+    )
+    _enter_enforcement(case, actor)
+
+
+# --- corrective measures (R-COR-1, R-COR-2) -------------------------------------
+
+
+@transaction.atomic
+def corrective_request_access(
+    *, notice, actor, request_letter_on: dt.date
+) -> CorrectiveAction:
+    """Record the SMO's letter asking the owner's permission for access to abate
+    or restore (§ 132-15 A). Who: SMO. Only once the notice was not complied with
+    (after its deadline, or five business days after an upholding decision)."""
+    _require_smo(actor)
+    notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
+    if notice.status not in (NoticeStatus.NOT_COMPLIED, NoticeStatus.ESCALATED):
+        raise TransitionRefused(
+            "Corrective measures follow a notice not complied with: record the "
+            f"non-compliance first (the notice is “{notice.get_status_display()}”)."
+        )
+    errors = {}
+    _not_future(errors, "request_letter_on", request_letter_on)
+    if errors:
+        raise ValidationError(errors)
+    action = CorrectiveAction.objects.create(
+        case=notice.case,
+        notice=notice,
+        request_letter_on=request_letter_on,
+        created_by=actor,
+    )
+    _created(
+        notice.case,
+        actor,
+        action,
+        f"Corrective measures {action.pk}: owner's permission for access requested "
+        f"by letter of {request_letter_on:%Y-%m-%d}",
+        "R-COR-1",
+    )
+    return action
+
+
+@transaction.atomic
+def cost_item_add(
+    *, remedy, actor, description, amount: Decimal, incurred_on
+) -> CostItem:
+    """Itemize a cost of corrective measures or of a summary abatement. Who: SMO.
+    Refused once invoiced."""
+    _require_smo(actor)
+    remedy = type(remedy).objects.select_for_update().get(pk=remedy.pk)
+    if remedy.status in ("invoiced", "paid"):
+        raise TransitionRefused("The costs were invoiced; they can no longer change.")
+    errors = {}
+    if amount is None or amount <= 0:
+        errors["amount"] = "The amount must be more than $0."
+    _not_future(errors, "incurred_on", incurred_on)
+    if errors:
+        raise ValidationError(errors)
+    link = (
+        {"corrective_action": remedy}
+        if isinstance(remedy, CorrectiveAction)
+        else {"abatement": remedy}
+    )
+    item = CostItem.objects.create(
+        description=description, amount=amount, incurred_on=incurred_on, **link
+    )
+    record_event(
+        case=remedy.case,
+        actor=actor,
+        kind="enforcement",
+        summary=f"{remedy}: cost ${amount:,.2f} — {description}",
+        rule_id="R-COR-2" if isinstance(remedy, CorrectiveAction) else "R-NUI-1",
+        subject=item,
+    )
+    return item
+
+
+# --- nuisance abatement, injunction ---------------------------------------------
+
+
+@transaction.atomic
+def nuisance_declare(
+    *, case, actor, condition_description, declared_on
+) -> NuisanceAbatement:
+    """Record a violating condition as a nuisance to be summarily abated at the
+    violator's expense (§ 132-18). Who: SMO."""
+    _require_smo(actor)
+    _require_enforceable(case)
+    abatement = NuisanceAbatement.objects.create(
+        case=case,
+        condition_description=condition_description,
+        declared_on=declared_on,
+        created_by=actor,
+    )
+    _created(
+        case,
+        actor,
+        abatement,
+        f"Nuisance abatement {abatement.pk}: condition declared a nuisance",
+        "R-NUI-1",
+        condition_description,
+    )
+    return abatement
+
+
+@transaction.atomic
+def injunction_refer(
+    *, case, actor, kind, relief, referred_on, grounds, referred_to="Municipal Attorney"
+) -> InjunctionReferral:
+    """Refer the case for a petition for a preliminary or permanent injunction
+    (§ 132-16). Who: SMO."""
+    _require_smo(actor)
+    _require_enforceable(case)
+    referral = InjunctionReferral.objects.create(
+        case=case,
+        kind=kind,
+        relief=relief,
+        referred_on=referred_on,
+        grounds=grounds,
+        referred_to=referred_to,
+        created_by=actor,
+    )
+    _created(
+        case,
+        actor,
+        referral,
+        f"Injunction referral {referral.pk}: {referral.get_kind_display()} — "
+        f"referred to {referred_to}",
+        "R-INJ-1",
+        grounds,
+    )
+    return referral
+
+
+# --- suspension and termination of MS4 access (R-SUS-1, R-SUS-2) -----------------
+
+
+@transaction.atomic
+def suspension_start(*, case, actor, party, suspended_at, reasons) -> AccessSuspension:
+    """Record an emergency suspension of MS4 access made without prior notice
+    (§ 132-9 A). Who: SMO. Opens the deadline for the written notice of reasons
+    (R-SUS-1, settings.SUSPENSION_NOTICE_BUSINESS_DAYS business days)."""
+    _require_smo(actor)
+    _require_open(case)
+    if suspended_at > timezone.now():
+        raise ValidationError({"suspended_at": "The time cannot be in the future."})
+    suspension = AccessSuspension.objects.create(
+        case=case,
+        party=party,
+        premises=case.premises,
+        suspended_at=suspended_at,
+        reasons=reasons,
+        created_by=actor,
+    )
+    _created_open(
+        case,
+        actor,
+        suspension,
+        f"MS4 access of {party.name} suspended without prior notice at "
+        f"{timezone.localtime(suspended_at):%Y-%m-%d %H:%M}",
+        "R-SUS-1",
+        reasons,
+    )
+    open_deadline(
+        rule_id="R-SUS-1",
+        event_date=timezone.localtime(suspended_at).date(),
+        source=suspension,
+        case=case,
+        actor=actor,
+        business_days=settings.SUSPENSION_NOTICE_BUSINESS_DAYS,
+    )
+    return suspension
+
+
+def _created_open(case, actor, subject, summary, rule_id, detail=""):
+    record_event(
+        case=case,
+        actor=actor,
+        kind="enforcement",
+        summary=summary,
+        detail=detail,
+        rule_id=rule_id,
+        subject=subject,
+    )
+
+
+@transaction.atomic
+def termination_propose(*, case, actor, party, notice_on, reasons) -> AccessTermination:
+    """Record the written notice of a proposed termination of MS4 access, with
+    its reasons (§ 132-9 B). Who: SMO."""
+    _require_smo(actor)
+    _require_open(case)
+    errors = {}
+    _not_future(errors, "notice_on", notice_on)
+    if not reasons.strip():
+        errors["reasons"] = "Give the reasons for the proposed termination."
+    if errors:
+        raise ValidationError(errors)
+    termination = AccessTermination.objects.create(
+        case=case,
+        party=party,
+        premises=case.premises,
+        notice_on=notice_on,
+        reasons=reasons,
+        created_by=actor,
+    )
+    _created_open(
+        case,
+        actor,
+        termination,
+        f"Termination {termination.pk}: notice of proposed termination of MS4 "
+        f"access sent to {party.name} on {notice_on:%Y-%m-%d}",
+        "R-SUS-2",
+        reasons,
+    )
+    return termination
+
+
+@transaction.atomic
+def termination_record_unauthorized_reinstatement(
+    *, termination, actor, observed_on, description
+) -> UnauthorizedReinstatement:
+    """Record that access to the terminated premises was reinstated without the
+    SMO's prior approval: an offense (§ 132-9 B). Opens a new case
+    (CaseKind.UNAUTHORIZED_REINSTATEMENT) and adds the offense to the person's
+    history. Who: SMO."""
+    _require_smo(actor)
+    termination = AccessTermination.objects.select_for_update().get(pk=termination.pk)
+    if not termination.access_is_terminated:
+        raise TransitionRefused(
+            "Access is not terminated (the termination is "
+            f"“{termination.get_status_display()}”), so it cannot be reinstated "
+            "without approval."
+        )
+    errors = {}
+    _not_future(errors, "observed_on", observed_on)
+    if not description.strip():
+        errors["description"] = "Say what was found."
+    if errors:
+        raise ValidationError(errors)
+    old_case = termination.case
+    new_case = case_open(
+        actor=actor,
+        source=CaseSource.OBSERVATION,
+        summary=f"Unauthorized reinstatement of MS4 access (from {old_case.number})",
+        description=description,
+        kind=CaseKind.UNAUTHORIZED_REINSTATEMENT,
+        premises=termination.premises,
+        responsible_party=termination.party,
+    )
+    offense = OffenseRecord.objects.create(
+        party=termination.party,
+        case=new_case,
+        committed_on=observed_on,
+        description="Reinstated MS4 access to terminated premises without the "
+        "SMO's prior approval (§ 132-9 B)",
+        recorded_by=actor,
+    )
+    record = UnauthorizedReinstatement.objects.create(
+        termination=termination,
+        new_case=new_case,
+        offense=offense,
+        observed_on=observed_on,
+        description=description,
+        recorded_by=actor,
+    )
+    for case, summary in (
+        (
+            old_case,
+            f"Unauthorized reinstatement found on {observed_on:%Y-%m-%d}; "
+            f"new case {new_case.number} opened",
+        ),
+        (
+            new_case,
+            f"Offense: MS4 access reinstated without approval, found "
+            f"{observed_on:%Y-%m-%d} (termination {termination.pk} on {old_case.number})",
+        ),
+    ):
+        record_event(
+            case=case,
+            actor=actor,
+            kind="enforcement",
+            summary=summary,
+            detail=description,
+            rule_id="R-SUS-2",
+            subject=record,
+        )
+    return record
+
+
+# --- alternative remedies (R-ALT-1, R-ALT-2) -----------------------------------
+
+
+@transaction.atomic
+def alternative_propose(
+    *,
+    case,
+    actor,
+    party,
+    violation_date,
+    unintentional: bool,
+    minimal_damage: bool,
+    acted_quickly: bool,
+    cooperated: bool,
+    findings: str,
+    kinds: list[tuple[str, str]],
+) -> AlternativeRemedy:
+    """Propose alternative remedies in lieu of a civil penalty (§ 132-17), for
+    the Municipal Attorney's recommendation. Who: SMO."""
+    _require_smo(actor)
+    _require_enforceable(case)
+    errors = {}
+    if not case_recipients(case).filter(pk=party.pk).exists():
+        errors["party"] = "The violator must be a party named on the case."
+    if not kinds:
+        errors["kinds"] = "Choose at least one remedy of § 132-17 B."
+    for kind, _ in kinds:
+        if kind not in AlternativeKind.values:
+            errors["kinds"] = f"Unknown remedy {kind!r}."
+    _not_future(errors, "violation_date", violation_date)
+    if errors:
+        raise ValidationError(errors)
+    remedy = AlternativeRemedy.objects.create(
+        case=case,
+        party=party,
+        violation_date=violation_date,
+        unintentional=unintentional,
+        minimal_damage=minimal_damage,
+        acted_quickly=acted_quickly,
+        cooperated=cooperated,
+        findings=findings,
+        created_by=actor,
+    )
+    for kind, details in kinds:
+        AlternativeRemedyItem.objects.create(remedy=remedy, kind=kind, details=details)
+    _created(
+        case,
+        actor,
+        remedy,
+        f"Alternative remedies {remedy.pk} proposed for {party.name} "
+        "(awaiting the Municipal Attorney)",
+        "R-ALT-1",
+        findings,
+    )
+    return remedy
+
+
+@transaction.atomic
+def alternative_item_complete(
+    *, item, actor, completed_on, note=""
+) -> AlternativeRemedyItem:
+    """Record the completion of one chosen remedy. Who: SMO; only once approved."""
+    _require_smo(actor)
+    item = AlternativeRemedyItem.objects.select_for_update().get(pk=item.pk)
+    if item.remedy.status != AlternativeStatus.CONCURRED:
+        raise TransitionRefused(
+            "Remedies are completed once the Municipal Attorney has recommended "
+            "them and the Building Inspector concurred."
+        )
+    errors = {}
+    _not_future(errors, "completed_on", completed_on)
+    if errors:
+        raise ValidationError(errors)
+    item.completed_on = completed_on
+    item.completion_note = note
+    item.save(update_fields=["completed_on", "completion_note"])
+    record_event(
+        case=item.remedy.case,
+        actor=actor,
+        kind="enforcement",
+        summary=f"Alternative remedy completed: {item.get_kind_display()} on "
+        f"{completed_on:%Y-%m-%d}",
+        rule_id="R-ALT-2",
+        subject=item,
+    )
+    return item
+
+
+# --- offense history (R-PEN-1..3) -------------------------------------------------
+
+
+@transaction.atomic
+def offense_record(
+    *,
+    party,
+    actor,
+    committed_on,
+    description,
+    case=None,
+    court="",
+    outcome=OffenseRecord.Outcome.PENDING,
+    outcome_on=None,
+    fine_imposed=None,
+    imprisonment_days=None,
+) -> OffenseRecord:
+    """Add an offense to a person's history. Who: SMO."""
+    _require_smo(actor)
+    errors = {}
+    _not_future(errors, "committed_on", committed_on)
+    if outcome_on and outcome_on < committed_on:
+        errors["outcome_on"] = "The court's outcome cannot precede the offense."
+    if errors:
+        raise ValidationError(errors)
+    offense = OffenseRecord.objects.create(
+        party=party,
+        case=case,
+        committed_on=committed_on,
+        description=description,
+        court=court,
+        outcome=outcome,
+        outcome_on=outcome_on,
+        fine_imposed=fine_imposed,
+        imprisonment_days=imprisonment_days,
+        recorded_by=actor,
+    )
+    if case is not None:
+        record_event(
+            case=case,
+            actor=actor,
+            kind="enforcement",
+            summary=f"Offense recorded for {party.name}: committed "
+            f"{committed_on:%Y-%m-%d} ({offense.get_outcome_display()})",
+            rule_id="R-PEN-1",
+            subject=offense,
+        )
+    return offense
+
+
+# --- steps with what follows them ----------------------------------------------------
+
+
+def _after_suspension_notice(suspension, actor):
+    deadline = open_deadline_for(suspension, "R-SUS-1")
+    if deadline is not None:
+        meet_deadline(deadline, on=suspension.notice_sent_on, actor=actor)
+
+
+SIGNERS = {
+    "recommend": "recommended_by",
+    "concur": "concurred_by",
+    "decline_recommendation": "declined_by",
+    "decline_concurrence": "declined_by",
+}
+DATE_FIELDS = (
+    "response_on",
+    "warrant_applied_on",
+    "warrant_issued_on",
+    "order_on",
+    "work_completed_on",
+    "invoiced_on",
+    "paid_on",
+    "petition_filed_on",
+    "decided_on",
+    "notice_sent_on",
+    "lifted_on",
+    "terminated_on",
+    "petition_on",
+)
+
+
+def remedy_step(*, obj, transition, actor, expected_status=None, **fields):
+    """Run one step of a remedy workflow (corrective measures, abatement,
+    injunction, suspension, termination, alternative remedies) with what the
+    user recorded. Who: the transition's role (SMO; the Municipal Attorney and
+    the Building Inspector for their sign-offs). Raises TransitionRefused with
+    the reason, ValidationError for a date in the future."""
+    errors = {}
+    for name in DATE_FIELDS:
+        _not_future(errors, name, fields.get(name))
+    if errors:
+        raise ValidationError(errors)
+    if transition in SIGNERS:
+        fields[SIGNERS[transition]] = actor
+    if transition == "recommend":
+        fields["history_at_recommendation"] = obj.criteria()[1][2]
+    after = None
+    if isinstance(obj, AccessSuspension) and transition == "record_notice":
+
+        def after(s):
+            return _after_suspension_notice(s, actor)
+
+    detail = "; ".join(
+        f"{k.replace('_', ' ')}: {v}"
+        for k, v in fields.items()
+        if v not in (None, "") and not k.endswith("_by")
+    )
+    return run_step(
+        obj=obj,
+        transition=transition,
+        actor=actor,
+        fields=fields,
+        expected_status=expected_status,
+        detail=detail,
+        after=after,
+    )
+
+
+__all__ = [
+    "CorrectiveStatus",
+    "alternative_item_complete",
+    "alternative_propose",
+    "corrective_request_access",
+    "cost_item_add",
+    "injunction_refer",
+    "nuisance_declare",
+    "offense_record",
+    "remedy_step",
+    "suspension_start",
+    "termination_propose",
+    "termination_record_unauthorized_reinstatement",
+]

@@ -1,0 +1,297 @@
+"""Notice of violation screens (SMO; the clerk may read)."""
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from cases.models import Case, Party
+from cases.roles import role_required
+
+from .. import selectors
+from ..forms import (
+    NOTICE_STEP_FORMS,
+    NoticeForm,
+    OffenseForm,
+    ReturnedForm,
+    ServiceForm,
+)
+from ..models import NoticeOfViolation, ServiceRecord
+from ..penalties import tier_for_party
+from ..services import notices as svc
+from ..services import remedies as remedy_svc
+from .common import READERS, SMO_ONLY, attempt, require_step_permission, step_key
+
+
+@role_required(*SMO_ONLY)
+def notice_list(request):
+    return render(
+        request, "enforcement/notice_list.html", {"notices": selectors.notice_list()}
+    )
+
+
+@role_required(*READERS)
+def case_enforcement(request, case_pk):
+    case = get_object_or_404(Case.objects.select_related("premises"), pk=case_pk)
+    return render(request, "enforcement/case_enforcement.html", {"case": case})
+
+
+@role_required(*SMO_ONLY)
+def notice_create(request, case_pk):
+    case = get_object_or_404(Case, pk=case_pk)
+    recipients = svc.case_recipients(case)
+    initial = {
+        "recipient": case.responsible_party_id,
+        "violation_date": case.violation_confirmed_on,
+        "findings": case.violation_finding,
+    }
+    form = NoticeForm(request.POST or None, recipients=recipients, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        notice = attempt(
+            request,
+            form,
+            lambda: svc.notice_draft(
+                case=case,
+                actor=request.user,
+                recipient=d["recipient"],
+                violation_date=d["violation_date"],
+                findings=d["findings"],
+                requirements=d["requirements"],
+                remediation_days=d["remediation_days"],
+                proposed_fine=d["proposed_fine"],
+            ),
+            success="Draft notice saved. Review it, then issue it.",
+        )
+        if notice is not None:
+            return redirect("enforcement:notice_detail", pk=notice.pk)
+    return render(
+        request,
+        "enforcement/notice_form.html",
+        {"form": form, "case": case, "tier": _tier(form, case)},
+    )
+
+
+def _tier(form, case):
+    recipient = form["recipient"].value() or case.responsible_party_id
+    date = case.violation_confirmed_on
+    party = Party.objects.filter(pk=recipient).first() if recipient else None
+    if party is None or date is None:
+        return None
+    return tier_for_party(party, date, exclude_case=case)
+
+
+@role_required(*SMO_ONLY)
+def notice_edit(request, pk):
+    notice = get_object_or_404(NoticeOfViolation, pk=pk)
+    if notice.is_frozen:
+        messages.error(
+            request,
+            "This notice has been issued and is frozen; issue a correction instead.",
+        )
+        return redirect("enforcement:notice_detail", pk=pk)
+    form = NoticeForm(
+        request.POST or None,
+        recipients=svc.case_recipients(notice.case),
+        initial=NoticeForm.initial_for(notice),
+    )
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        done = attempt(
+            request,
+            form,
+            lambda: svc.notice_update(
+                notice=notice,
+                actor=request.user,
+                recipient=d["recipient"],
+                violation_date=d["violation_date"],
+                findings=d["findings"],
+                requirements=d["requirements"],
+                remediation_days=d["remediation_days"],
+                proposed_fine=d["proposed_fine"],
+            ),
+            success="Draft saved.",
+        )
+        if done is not None:
+            return redirect("enforcement:notice_detail", pk=pk)
+    return render(
+        request,
+        "enforcement/notice_form.html",
+        {
+            "form": form,
+            "case": notice.case,
+            "notice": notice,
+            "tier": tier_for_party(
+                notice.recipient, notice.violation_date, exclude_case=notice.case
+            ),
+        },
+    )
+
+
+@role_required(*READERS)
+def notice_detail(request, pk):
+    notice = get_object_or_404(
+        NoticeOfViolation.objects.select_related("case", "recipient", "supersedes"),
+        pk=pk,
+    )
+    actions = [
+        (t, NOTICE_STEP_FORMS[t.custom.get("form", "plain")](prefix=t.name))
+        for t in notice.user_actions(request.user)
+    ]
+    tier = None
+    if notice.status == "draft" and notice.requires_fine():
+        tier = tier_for_party(
+            notice.recipient, notice.violation_date, exclude_case=notice.case
+        )
+    return render(
+        request,
+        "enforcement/notice_detail.html",
+        {
+            "notice": notice,
+            "actions": actions,
+            "deadlines": selectors.key_dates(notice),
+            "continued": selectors.continued_violation_for(notice),
+            "service_form": ServiceForm(),
+            "returned_form": ReturnedForm(),
+            "tier": tier,
+            "correction": NoticeOfViolation.objects.filter(supersedes=notice).first(),
+        },
+    )
+
+
+STEP_SERVICES = {
+    "issue": lambda n, u, d: svc.notice_issue(notice=n, actor=u),
+    "record_compliance": lambda n, u, d: svc.notice_record_compliance(
+        notice=n, actor=u, complied_on=d.get("complied_on"), note=d.get("note", "")
+    ),
+    "record_noncompliance": lambda n, u, d: svc.notice_record_noncompliance(
+        notice=n, actor=u, note=d.get("note", "")
+    ),
+    "escalate": lambda n, u, d: svc.notice_escalate(
+        notice=n, actor=u, note=d.get("note", "")
+    ),
+    "withdraw": lambda n, u, d: svc.notice_withdraw(
+        notice=n, actor=u, reason=d.get("note", "")
+    ),
+}
+
+
+@require_POST
+@role_required(*READERS)
+def notice_step(request, pk, transition):
+    notice = get_object_or_404(NoticeOfViolation, pk=pk)
+    if transition not in STEP_SERVICES:
+        raise Http404("No such step.")
+    require_step_permission(notice, transition, request.user)
+    form = NOTICE_STEP_FORMS[step_key(notice, transition)](
+        request.POST, prefix=transition
+    )
+    data = form.cleaned_data if form.is_valid() else {}
+    attempt(
+        request,
+        None,
+        lambda: STEP_SERVICES[transition](notice, request.user, data),
+        success="Done.",
+    )
+    return redirect("enforcement:notice_detail", pk=pk)
+
+
+@require_POST
+@role_required(*SMO_ONLY)
+def notice_correct(request, pk):
+    notice = get_object_or_404(NoticeOfViolation, pk=pk)
+    correction = attempt(
+        request,
+        None,
+        lambda: svc.notice_start_correction(notice=notice, actor=request.user),
+        success="Correction drafted: change it, then issue it to supersede the notice.",
+    )
+    if correction is not None:
+        return redirect("enforcement:notice_edit", pk=correction.pk)
+    return redirect("enforcement:notice_detail", pk=pk)
+
+
+@role_required(*SMO_ONLY)
+def notice_service(request, pk):
+    notice = get_object_or_404(NoticeOfViolation, pk=pk)
+    form = ServiceForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        done = attempt(
+            request,
+            form,
+            lambda: svc.notice_record_service(notice=notice, actor=request.user, **d),
+            success="Service recorded.",
+        )
+        if done is not None:
+            return redirect("enforcement:notice_detail", pk=pk)
+    return render(
+        request,
+        "enforcement/simple_form.html",
+        {
+            "form": form,
+            "title": f"Service of notice {notice.pk}",
+            "back": notice,
+            "case": notice.case,
+        },
+    )
+
+
+@role_required(*SMO_ONLY)
+def service_returned(request, pk):
+    record = get_object_or_404(ServiceRecord, pk=pk)
+    form = ReturnedForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        done = attempt(
+            request,
+            form,
+            lambda: svc.service_record_returned(
+                record=record,
+                actor=request.user,
+                returned_on=d["returned_on"],
+                reason=d["reason"],
+            ),
+            success="Returned mail recorded.",
+        )
+        if done is not None:
+            return redirect("enforcement:notice_detail", pk=record.notice_id)
+    return render(
+        request,
+        "enforcement/simple_form.html",
+        {
+            "form": form,
+            "title": "Returned mail",
+            "back": record.notice,
+            "case": record.notice.case,
+        },
+    )
+
+
+@role_required(*SMO_ONLY)
+def party_offenses(request, pk):
+    party = get_object_or_404(Party, pk=pk)
+    form = OffenseForm(request.POST or None)
+    form.fields["case"].queryset = Case.objects.filter(
+        pk__in=list(party.cases_responsible.values_list("pk", flat=True))
+        + list(party.case_roles.values_list("case_id", flat=True))
+    )
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        done = attempt(
+            request,
+            form,
+            lambda: remedy_svc.offense_record(party=party, actor=request.user, **d),
+            success="Offense recorded.",
+        )
+        if done is not None:
+            return redirect("enforcement:party_offenses", pk=pk)
+    return render(
+        request,
+        "enforcement/party_offenses.html",
+        {
+            "party": party,
+            "form": form,
+            "offenses": party.offenses.select_related("case"),
+        },
+    )
