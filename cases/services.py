@@ -23,6 +23,7 @@ from .models import (
     Premises,
     Report,
 )
+from .reports.services import notify_reporters_of_status_change
 from .roles import Role, has_role
 from .timeline import record_event
 
@@ -132,6 +133,7 @@ def _attach_reports(*, case: Case, reports, actor) -> list[Report]:
         )
     if pollutant_ids:
         case.pollutant_categories.add(*pollutant_ids)
+    notify_reporters_of_status_change(case)
     return locked
 
 
@@ -235,6 +237,7 @@ def case_run_transition(
                 rule_id=meta.custom.get("rule_id", ""),
                 public=public,
             )
+            notify_reporters_of_status_change(locked)
     except ConcurrentTransition as exc:
         raise CaseChangedError(CaseChangedError.message) from exc
     except TransitionNotAllowed as exc:

@@ -12,10 +12,8 @@ from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 
-from ..models import CaseEvent, Report, ReportNotification, ReportPhoto
-from ..timeline import record_event
+from ..models import Report, ReportNotification, ReportPhoto
 from . import public_status
 
 logger = logging.getLogger(__name__)
@@ -109,36 +107,12 @@ def _send_receipt(report_id: int) -> None:
     )
 
 
-def report_attach_to_case(*, report: Report, case, actor) -> Report:
-    """Attach a triage-queue report to a case (new or existing), write the
-    timeline event, and e-mail opted-in reporters their new status.
-
-    Who: SMO staff (the triage view checks the role). Raises ReportRefused if
-    the report is already attached elsewhere."""
-    with transaction.atomic():
-        locked = Report.objects.select_for_update().get(pk=report.pk)
-        if locked.case_id and locked.case_id != case.pk:
-            raise ReportRefused("This report is already attached to another case.")
-        locked.case = case
-        locked.attached_at = timezone.now()
-        locked.save(update_fields=["case", "attached_at"])
-        record_event(
-            case=case,
-            actor=actor,
-            kind=CaseEvent.Kind.REPORT,
-            summary=f"Report {locked.tracking_code} "
-            f"({locked.get_channel_display()}) attached",
-            subject=locked,
-        )
-        notify_reporters_of_status_change(case)
-    return locked
-
-
 def notify_reporters_of_status_change(case) -> int:
     """E-mail every opted-in reporter of `case` (and of cases merged into it)
     whose public status changed, once per status.
 
-    Call it after any change of a case's status, inside or outside the
+    cases.services calls it after every transition and triage attachment,
+    inside or outside the
     transaction: a ReportNotification row (unique on report + status) is written
     first, and the e-mail is sent on commit, so a repeated call, a concurrent
     call or a rolled-back transition sends nothing twice. Returns how many
@@ -187,13 +161,3 @@ def _send_status_change(report_id: int, key: str) -> None:
         recipient_list=[report.reporter_email],
         fail_silently=False,
     )
-
-
-def case_transition_and_notify(**kwargs):
-    """`cases.services.case_run_transition(**kwargs)` followed by the reporters'
-    e-mails: the one-call form for views that change a case's status."""
-    from ..services import case_run_transition
-
-    case = case_run_transition(**kwargs)
-    notify_reporters_of_status_change(case)
-    return case

@@ -10,7 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from cases.models import ApiKey, Note, Report
-from cases.reports.services import case_transition_and_notify, report_submit
+from cases.reports.services import report_submit
+from cases.services import case_run_transition
 
 from ..reports.helpers import HTML_TRAILER, category, open_case_for, png_bytes, upload
 
@@ -313,12 +314,10 @@ def test_get_requests_lists_public_facts_only(client, smo_user, fmt):
 def test_status_notes_are_the_shared_note_and_closed_status(client, smo_user):
     report = web_report()
     case = open_case_for(report, smo_user)
-    case_transition_and_notify(
-        case=case, transition="start_investigation", actor=smo_user
-    )
+    case_run_transition(case=case, transition="start_investigation", actor=smo_user)
     Note.objects.create(case=case, author=smo_user, text="Not our pipe.", public=True)
     case.closing_reason = "Nothing found"
-    case_transition_and_notify(
+    case_run_transition(
         case=case,
         transition="close_unfounded",
         actor=smo_user,
@@ -343,7 +342,7 @@ def test_filters_by_id_code_dates_and_status(client, smo_user):
     )
     closed = web_report()
     case = open_case_for(closed, smo_user)
-    case_transition_and_notify(
+    case_run_transition(
         case=case, transition="close_unfounded", actor=smo_user, closing_reason="none"
     )
 

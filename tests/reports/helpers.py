@@ -59,7 +59,7 @@ def valid_post(**overrides) -> dict:
 
 def open_case_for(report, actor) -> Case:
     """Open a case and attach the report (the triage step), as staff would."""
-    from cases.reports.services import report_attach_to_case
+    from cases.services import case_attach_reports
 
     case = case_open(
         actor=actor,
@@ -67,5 +67,5 @@ def open_case_for(report, actor) -> Case:
         summary="Suds at 12 Birchwood Avenue — Mr. Neighbour's laundry line",
         description="Internal: owner John Q. Neighbour, 631-555-0199",
     )
-    report_attach_to_case(report=report, case=case, actor=actor)
+    case_attach_reports(case=case, reports=[report], actor=actor)
     return case

@@ -8,11 +8,10 @@ from cases.models import CaseStatus, Note, Report, ReportNotification
 from cases.reports import public_status
 from cases.reports.selectors import normalize_tracking_code
 from cases.reports.services import (
-    case_transition_and_notify,
     notify_reporters_of_status_change,
     report_submit,
 )
-from cases.services import case_open
+from cases.services import case_open, case_run_transition
 
 from .helpers import category, open_case_for
 
@@ -104,10 +103,8 @@ def test_duplicate_follows_the_case_it_was_merged_into(smo_user):
     report = make_report()
     duplicate = open_case_for(report, smo_user)
     main = case_open(actor=smo_user, source="web", summary="Main case")
-    case_transition_and_notify(
-        case=main, transition="start_investigation", actor=smo_user
-    )
-    case_transition_and_notify(
+    case_run_transition(case=main, transition="start_investigation", actor=smo_user)
+    case_run_transition(
         case=duplicate, transition="mark_duplicate", actor=smo_user, merged_into=main
     )
     report.refresh_from_db()
@@ -121,9 +118,9 @@ def test_status_page_never_shows_names_contacts_descriptions_or_internals(
     other = make_report(reporter_name="Bob Other", reporter_email="bob@example.org")
     case = open_case_for(report, smo_user)
     open_case_for_other = other  # attached to the same case: another reporter
-    from cases.reports.services import report_attach_to_case
+    from cases.services import case_attach_reports
 
-    report_attach_to_case(report=open_case_for_other, case=case, actor=smo_user)
+    case_attach_reports(case=case, reports=[open_case_for_other], actor=smo_user)
     Note.objects.create(
         case=case, author=smo_user, text="Spoke to owner John Q. Neighbour."
     )
@@ -133,7 +130,7 @@ def test_status_page_never_shows_names_contacts_descriptions_or_internals(
         text="We traced the pipe and asked for a fix.",
         public=True,
     )
-    case_transition_and_notify(
+    case_run_transition(
         case=case,
         transition="start_investigation",
         actor=smo_user,
@@ -164,7 +161,7 @@ def test_status_page_never_shows_names_contacts_descriptions_or_internals(
 def test_public_transition_reason_is_shown_when_staff_share_it(client, smo_user):
     report = make_report()
     case = open_case_for(report, smo_user)
-    case_transition_and_notify(
+    case_run_transition(
         case=case,
         transition="start_investigation",
         actor=smo_user,
@@ -191,15 +188,13 @@ def test_opted_in_reporter_is_emailed_once_per_status(
     quiet = make_report(wants_updates=False, reporter_email="quiet@example.org")
     with django_capture_on_commit_callbacks(execute=True):
         case = open_case_for(report, smo_user)
-        from cases.reports.services import report_attach_to_case
+        from cases.services import case_attach_reports
 
-        report_attach_to_case(report=quiet, case=case, actor=smo_user)
+        case_attach_reports(case=case, reports=[quiet], actor=smo_user)
     # A case awaiting triage is still "received": the receipt already said so.
     assert mail.outbox == []
     with django_capture_on_commit_callbacks(execute=True):
-        case_transition_and_notify(
-            case=case, transition="start_investigation", actor=smo_user
-        )
+        case_run_transition(case=case, transition="start_investigation", actor=smo_user)
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == ["ann@example.org"]
@@ -224,7 +219,7 @@ def test_a_rolled_back_status_change_sends_nothing(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         try:
             with transaction.atomic():
-                case_transition_and_notify(
+                case_run_transition(
                     case=case, transition="start_investigation", actor=smo_user
                 )
                 raise RuntimeError("boom")
