@@ -155,6 +155,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # The village: printed on letterhead, e-mails and public pages. Settings, not template text.
 VILLAGE = {
     "name": env.str("VILLAGE_NAME", default="Incorporated Village of Poquott"),
+    "short_name": env.str("VILLAGE_SHORT_NAME", default="Poquott"),
     "address": env.str(
         "VILLAGE_ADDRESS", default="45 Birchwood Avenue, Poquott, New York 11733"
     ),
@@ -240,6 +241,11 @@ CELERY_BEAT_SCHEDULE = {
     "daily-staff-digest": {
         "task": "cases.tasks.send_staff_digests",
         "schedule": crontab(hour=STAFF_DIGEST_HOUR, minute=0),
+    },
+    # A document issued while the broker was down is still "rendering": re-queue it.
+    "stale-document-renders": {
+        "task": "cases.documents.tasks.enqueue_stale_document_renders",
+        "schedule": env.int("DOCUMENT_RESWEEP_SECONDS", default=600),
     },
 }
 
