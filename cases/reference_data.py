@@ -136,15 +136,22 @@ APPEAL_TEXT = (
     "appeal is filed and, within five days of its decision, file its decision with the "
     "municipal clerk and mail a copy to you by certified mail."
 )
+# § 132-13 B as adopted, word for word; only "this article" is named for the reader.
 PENALTY_TEXT = (
-    "A violation of Chapter 132 is punishable, on conviction of a first offense, by a fine "
-    "not exceeding $350 or imprisonment for a period not to exceed six months, or both; "
-    "on conviction of a second offense, both committed within a period of five years, by a "
-    "fine not less than $350 nor more than $700 or imprisonment not to exceed six months, or "
-    "both; and on conviction of a third or subsequent offense, all committed within a period "
-    "of five years, by a fine not less than $700 nor more than $1,000 or imprisonment not to "
-    "exceed six months, or both. Each week's continued violation shall constitute a "
-    "separate additional violation."
+    "Village Code § 132-13 B: In addition to or as an alternative to any penalty "
+    "provided herein or by law, any person who violates the provisions of Chapter 132 "
+    "shall be guilty of a violation punishable by a fine not exceeding $350 or "
+    "imprisonment for a period not to exceed six months, or both for conviction of a "
+    "first offense; for conviction of a second offense both of which were committed "
+    "within a period of five years, punishable by a fine not less than $350 nor more "
+    "than $700 or imprisonment for a period not to exceed six months, or both; and upon "
+    "conviction for a third or subsequent offense all of which were committed within a "
+    "period of five years, punishable by a fine not less than $700 nor more than $1,000 "
+    "or imprisonment for a period not to exceed six months, or both. However, for the "
+    "purposes of conferring jurisdiction upon courts and judicial officers generally, "
+    "violations of Chapter 132 shall be deemed misdemeanors and for such purpose only "
+    "all provisions of law relating to misdemeanors shall apply to such violations. "
+    "Each week's continued violation shall constitute a separate additional violation."
 )
 
 CITATIONS = [

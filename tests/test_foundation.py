@@ -136,3 +136,17 @@ def test_navigation_shows_each_role_only_its_pages(client_as):
     html = client_as("clerk").get(reverse("cases:dashboard")).content.decode()
     assert "Dashboard" in html
     assert ">Triage<" not in html  # SMO only
+
+
+def test_penalties_printed_on_notices_are_section_132_13_b_word_for_word():
+    from pathlib import Path
+
+    chapter = Path(__file__).resolve().parents[2] / "shared/ordinance/chapter-132.txt"
+    if not chapter.exists():
+        pytest.skip("the ordinance text (../shared) is not beside this checkout")
+    printed = Citation.objects.get(rule_id="R-PEN-1").notice_text
+    as_adopted = printed.removeprefix("Village Code § 132-13 B: ").replace(
+        "Chapter 132", "this article"
+    )
+    assert as_adopted in chapter.read_text()
+    assert "deemed misdemeanors" in printed
