@@ -318,7 +318,26 @@ class CloseExemptForm(TransitionForm):
             self.add_error("exemption_reference", "Give the approval or permit.")
         elif basis:
             data["exempt_category"] = None
+            if basis == Case.ExemptionBasis.SMO_APPROVAL:
+                self._check_approval_in_force(data["exemption_reference"].strip())
         return data
+
+    def _check_approval_in_force(self, reference: str) -> None:
+        """R-PRO-3: only an SMO written approval in force today exempts."""
+        from inspections.selectors import approvals_in_force
+
+        today = timezone.localdate()
+        if (
+            not approvals_in_force(on=today)
+            .filter(reference__iexact=reference)
+            .exists()
+        ):
+            self.add_error(
+                "exemption_reference",
+                f"No SMO written approval “{reference}” is in force today "
+                "(R-PRO-3). An expired or revoked approval no longer exempts a "
+                "discharge; record the approval under Inspections first.",
+            )
 
 
 class ReferForm(TransitionForm):

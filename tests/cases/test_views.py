@@ -1,9 +1,12 @@
 """The staff pages: who may see what (URL × role), triage, forms that keep the
 user's input, refusals as messages, the concurrent-change message, attachments."""
 
+import datetime as dt
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 
 from cases import services
 from cases.models import Case, CaseEvent, CaseStatus, Report
@@ -301,6 +304,62 @@ def test_exempt_form_refuses_a_substantial_contributor_category(smo_client, case
         },
     )
     assert "substantial contributor" in response.content.decode()
+    assert Case.objects.get(pk=case.pk).status == CaseStatus.INVESTIGATING
+
+
+def _approval(smo_user, premises, *, reference, starts_on, ends_on):
+    from inspections.models import DischargeApproval
+
+    return DischargeApproval.objects.create(
+        premises=premises,
+        reference=reference,
+        harm_prevented="Basement flooding threatening the furnace",
+        discharge_description="Pumped clear water to the catch basin",
+        starts_on=starts_on,
+        ends_on=ends_on,
+        conditions="Clear water only; stop when the basement is dry.",
+        approved_by=smo_user,
+        approved_on=starts_on,
+    )
+
+
+def _close_exempt_by_approval(smo_client, case, reference):
+    return smo_client.post(
+        reverse("cases:transition", args=[case.number, "close_exempt"]),
+        {
+            "expected_status": case.status,
+            "expected_version": case.version,
+            "exemption_basis": "smo_approval",
+            "exemption_reference": reference,
+        },
+    )
+
+
+def test_exempt_by_an_smo_approval_in_force_closes_the_case(smo_client, smo_user, case):
+    today = timezone.localdate()
+    premises = case.premises or PremisesFactory()
+    _approval(
+        smo_user, premises, reference="SMO-2026-07", starts_on=today, ends_on=today
+    )
+    response = _close_exempt_by_approval(smo_client, case, "SMO-2026-07")
+    assert response.status_code == 302
+    assert Case.objects.get(pk=case.pk).status == CaseStatus.EXEMPT
+
+
+def test_an_expired_smo_approval_no_longer_exempts(smo_client, smo_user, case):
+    today = timezone.localdate()
+    premises = case.premises or PremisesFactory()
+    _approval(
+        smo_user,
+        premises,
+        reference="SMO-2026-01",
+        starts_on=today - dt.timedelta(days=30),
+        ends_on=today - dt.timedelta(days=1),
+    )
+    response = _close_exempt_by_approval(smo_client, case, "SMO-2026-01")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "is in force today" in html and "SMO-2026-01" in html  # input kept
     assert Case.objects.get(pk=case.pk).status == CaseStatus.INVESTIGATING
 
 
