@@ -70,8 +70,7 @@ vendor:
 
 # The transition diagrams under docs/, generated from the code.
 docs: $(STAMP)
-	$(BIN)/python manage.py graph_transitions -o docs/transitions.dot
-	@echo "wrote docs/transitions.dot"
+	$(BIN)/python manage.py transitions_doc
 
 clean:
 	rm -rf var/ .pytest_cache

@@ -4,9 +4,10 @@ twice without change and leaves a report in triage and a long timeline."""
 import pytest
 from django.core.management import call_command
 
-from cases.management.commands.case_transitions_doc import (
+from cases.management.commands.transitions_doc import (
     DOC_PATH,
-    case_transitions_markdown,
+    fsm_fields,
+    transitions_markdown,
 )
 from cases.models import Case, CaseStatus, Report
 
@@ -14,16 +15,19 @@ pytestmark = pytest.mark.django_db
 
 
 def test_committed_transition_diagram_is_current():
-    assert DOC_PATH.exists(), "run: manage.py case_transitions_doc"
-    assert DOC_PATH.read_text(encoding="utf-8") == case_transitions_markdown(), (
-        "docs/case-transitions.md is stale: run manage.py case_transitions_doc"
+    assert DOC_PATH.exists(), "run: make docs"
+    assert DOC_PATH.read_text(encoding="utf-8") == transitions_markdown(), (
+        "docs/transitions.md is stale: run make docs"
     )
 
 
-def test_diagram_names_every_transition():
-    text = case_transitions_markdown()
-    for t in Case._meta.get_field("status").get_all_transitions(Case):
-        assert f"({t.name})" in text
+def test_diagram_names_every_transition_of_every_state_machine():
+    text = transitions_markdown()
+    models = {model for model, _field in fsm_fields()}
+    assert Case in models and len(models) >= 6  # cases, inspections, enforcement
+    for model, field in fsm_fields():
+        for t in field.get_all_transitions(model):
+            assert f"({t.name})" in text
 
 
 @pytest.mark.parametrize(
