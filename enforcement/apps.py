@@ -3,3 +3,8 @@ from django.apps import AppConfig
 
 class EnforcementConfig(AppConfig):
     name = "enforcement"
+
+    def ready(self):
+        # Register the document builders (cases.documents.builders) of notices,
+        # appeals, corrective measures, suspensions and terminations.
+        from . import documents  # noqa: F401

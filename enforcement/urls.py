@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import appeals, notices, remedies
+from .views import appeals, documents, notices, remedies
 
 app_name = "enforcement"
 
@@ -31,6 +31,11 @@ urlpatterns = [
         "appeals/<int:pk>/<slug:action>/", appeals.appeal_action, name="appeal_action"
     ),
     path("appeal-documents/<int:pk>/", appeals.appeal_document, name="appeal_document"),
+    path(
+        "documents/<slug:source>/<int:pk>/<slug:kind>/issue/",
+        documents.document_issue_view,
+        name="document_issue",
+    ),
     path("signoffs/", remedies.signoff_list, name="signoff_list"),
     path(
         "case/<int:case_pk>/<slug:flow>/new/",

@@ -3,3 +3,8 @@ from django.apps import AppConfig
 
 class InspectionsConfig(AppConfig):
     name = "inspections"
+
+    def ready(self):
+        # Register the document builders of inspection reports and warrant
+        # application cover sheets (cases.documents.builders).
+        from . import documents  # noqa: F401

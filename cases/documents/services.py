@@ -130,7 +130,12 @@ def document_issue(
 def _check_correction(old, *, kind, case, content_type, source):
     if old.kind != kind or old.case_id != case.pk:
         raise DocumentError("A correction must be of the same kind and case.")
-    if old.content_type_id != content_type.pk or old.object_id != source.pk:
+    # The same record, or the record that corrects it (a superseding notice of
+    # violation names the notice it supersedes in `supersedes_id`).
+    corrects_old = getattr(source, "supersedes_id", None) == old.object_id
+    if old.content_type_id != content_type.pk or (
+        old.object_id != source.pk and not corrects_old
+    ):
         raise DocumentError("A correction must document the same record.")
     if not old.is_issued:
         raise DocumentError("Only an issued document can be corrected.")

@@ -19,6 +19,7 @@ from cases.roles import Role, has_role
 from cases.services import case_run_transition
 from cases.timeline import record_event
 
+from ..documents import notice_document_issue
 from ..models import (
     NoticeFrozenError,
     NoticeOfViolation,
@@ -209,7 +210,10 @@ def notice_issue(
     """Issue a draft notice. Who: SMO. Freezes the recipient's name and mailing
     address, stores the fine tier computation, opens the appeal window (R-APL-1)
     and the remediation deadline (R-NOV-2), supersedes the notice it corrects,
-    and moves the case into enforcement. Raises TransitionRefused with the reason."""
+    and moves the case into enforcement; issues the notice's document (kind
+    notice_of_violation, a new version superseding the corrected notice's) in
+    the same transaction. Raises TransitionRefused with the reason, or
+    FactsInvalid / DocumentError from the document (nothing is saved)."""
     issued_on = issued_on or timezone.localdate()
     fields = {"issued_on": issued_on, "issued_by": actor}
     fresh = NoticeOfViolation.objects.get(pk=notice.pk)
@@ -256,6 +260,10 @@ def notice_issue(
             )
         if case.status == CaseStatus.VIOLATION_CONFIRMED:
             case_run_transition(case=case, transition="begin_enforcement", actor=actor)
+        # The printed notice (R-NOV-1), frozen in this transaction from the stored
+        # deadlines above; its PDF renders in Celery on commit. Invalid facts
+        # (FactsInvalid) roll the issue back.
+        notice_document_issue(notice=issued, actor=actor)
 
     return run_step(
         obj=notice,

@@ -4,6 +4,8 @@ form errors, and the FSM permission check for a step."""
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 
+from cases.documents.contracts import FactsInvalid
+from cases.documents.services import DocumentError
 from cases.roles import Role
 
 from ..services.flow import CaseChangedError, TransitionRefused
@@ -27,8 +29,14 @@ def attempt(request, form, fn, *, success: str = ""):
     errors on `form`. Returns the result, or None when it did not happen."""
     try:
         result = fn()
-    except (TransitionRefused, CaseChangedError) as exc:
+    except (TransitionRefused, CaseChangedError, DocumentError) as exc:
         messages.error(request, str(exc))
+        return None
+    except FactsInvalid as exc:
+        # The document would say less than the law requires: nothing was saved.
+        messages.error(request, f"{exc}. Nothing was saved.")
+        if form is not None:
+            form.add_error(None, str(exc))
         return None
     except ValidationError as exc:
         if form is None:

@@ -1,0 +1,43 @@
+"""`{% record_documents record %}`: the documents of one enforcement or
+inspection record — per kind a "Preview" link, an "Issue" (or "Issue a
+correction") button for the roles that may issue it, and every version issued
+with its status and download link."""
+
+from django import template
+from django.template.loader import render_to_string
+
+from cases.documents.contracts import DocumentKind
+from cases.roles import CASE_READERS, has_role
+
+from ..documents import document_actions
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def record_documents(context, record):
+    from ..views.documents import SOURCE_WORD, SOURCES
+
+    request = context.get("request")
+    user = getattr(request, "user", None) or context.get("user")
+    if user is None or not has_role(user, *CASE_READERS):
+        return ""
+    from ..models import NoticeOfViolation
+
+    word = SOURCE_WORD.get(type(record))
+    if isinstance(record, NoticeOfViolation):
+        kinds = (DocumentKind.NOTICE_OF_VIOLATION,)
+    elif word is None:
+        return ""  # a record without documents (e.g. an injunction referral)
+    else:
+        kinds = SOURCES[word][1]
+    return render_to_string(
+        "enforcement/_record_documents.html",
+        {
+            "rows": document_actions(user, record, kinds),
+            "source_word": word,
+            "record": record,
+            "here": request.get_full_path() if request else "",
+        },
+        request=request,
+    )
