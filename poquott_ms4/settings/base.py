@@ -11,7 +11,8 @@ import environ
 from celery.schedules import crontab
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
-VAR_DIR = Path(environ.Env().str("VAR_DIR", default=str(BASE_DIR / "var")))
+# A relative VAR_DIR (the Makefile's default "var") is taken from the project folder.
+VAR_DIR = BASE_DIR / environ.Env().str("VAR_DIR", default="var")
 
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
