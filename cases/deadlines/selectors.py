@@ -69,9 +69,20 @@ def due_this_week(qs: QuerySet, on: dt.date | None = None) -> QuerySet:
 def dashboard_panels(user, on: dt.date | None = None) -> dict:
     """{"overdue": [...], "due_this_week": [...]} for the dashboard and digest."""
     mine = deadlines_of_user(user)
+    # The open deadlines that are due are few, but PostgreSQL cannot tell from its
+    # statistics (most deadlines are past due yet closed) and joined every case
+    # (90 ms at 50,000 cases, bench/ issue 9). Their ids first, from the partial
+    # index, then the user's filter over those rows only: one query more, constant.
+    every = Deadline.objects.all()
     return {
-        "overdue": list(overdue(mine, on)),
-        "due_this_week": list(due_this_week(mine, on)),
+        "overdue": list(
+            mine.filter(pk__in=list(overdue(every, on).values_list("pk", flat=True)))
+        ),
+        "due_this_week": list(
+            mine.filter(
+                pk__in=list(due_this_week(every, on).values_list("pk", flat=True))
+            )
+        ),
     }
 
 

@@ -3,6 +3,7 @@ closure. Its status is a state machine; services in cases/services.py run it."""
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Upper
 from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 from simple_history.models import HistoricalRecords
@@ -203,6 +204,9 @@ class Case(ConcurrentTransitionMixin, models.Model):
             models.Index(fields=["status", "-opened_at"]),
             models.Index(fields=["assigned_officer", "status"]),
             models.Index(fields=["kind", "status"]),
+            # case_by_number looks cases up by number__iexact (UPPER(number)):
+            # without this a case page read all 50,000 rows (bench/, issue 9).
+            models.Index(Upper("number"), name="case_number_upper"),
         ]
         permissions = [("triage_case", "Can triage and drive cases")]
 

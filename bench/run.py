@@ -1,0 +1,433 @@
+"""`make bench`: seed (once) 100 villages' yearly volume on PostgreSQL, then measure
+the pages, the load of the two public POSTs, the reminder sweep and a notice's
+rendering, each beside its floor. Prints a table and writes bench/results/latest.md.
+
+    python bench/run.py [--reseed] [--seconds N]
+"""
+
+import datetime as dt
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poquott_ms4.settings.bench")
+RESULTS = ROOT / "bench" / "results" / "latest.md"
+PAGE_P95_TARGET_MS = 50.0
+SWEEP_TARGET_S = 2.0
+NOTICE_TARGET_RATIO = 2.0
+
+
+def machine() -> dict:
+    cpu = platform.processor() or "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = "unknown"
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal"):
+                mem = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
+    except OSError:
+        pass
+    return {"nproc": os.cpu_count(), "memory": mem, "cpu": cpu}
+
+
+def versions() -> dict:
+    import django
+    import weasyprint
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute("SHOW server_version")
+        pg = cur.fetchone()[0]
+    return {
+        "Python": platform.python_version(),
+        "Django": django.get_version(),
+        "PostgreSQL": pg,
+        "WeasyPrint": weasyprint.__version__,
+    }
+
+
+# --- pages ------------------------------------------------------------------------
+def measure_pages(n: int):
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from bench.harness import measure_page
+    from cases.models import Case, Report
+    from enforcement.models import Appeal
+
+    smo = User.objects.get(username="smo")
+    clerk = User.objects.get(username="clerk")
+    as_smo, as_clerk, anon = Client(), Client(), Client()
+    as_smo.force_login(smo)
+    as_clerk.force_login(clerk)
+    from bench.seed import LONG_CASE_ID
+
+    long_case = Case.objects.get(pk=LONG_CASE_ID)
+    code = Report.objects.filter(case=long_case).values_list(
+        "tracking_code", flat=True
+    )[0]
+    floors = {}
+    for label, client in (("smo", as_smo), ("clerk", as_clerk), ("anon", anon)):
+        floors[label] = measure_page("floor", client, "/__bench__/bare", 0, n=n)
+    pages = [
+        ("Staff dashboard (smo)", as_smo, "/staff/", "smo"),
+        ("Case list, unfiltered", as_smo, "/staff/cases/", "smo"),
+        (
+            "Case list, filtered (open, kind, text)",
+            as_smo,
+            "/staff/cases/?status=open&kind=illicit_discharge&q=Harbor",
+            "smo",
+        ),
+        (
+            "Case list, page 200",
+            as_smo,
+            "/staff/cases/?page=200",
+            "smo",
+        ),
+        (
+            f"Case page, {long_case.events.count()} events",
+            as_smo,
+            f"/staff/cases/{long_case.number}/",
+            "smo",
+        ),
+        (
+            f"Clerk's appeal list ({Appeal.objects.exclude(status__in=['closed', 'withdrawn']).count()} active)",
+            as_clerk,
+            "/enforcement/appeals/",
+            "clerk",
+        ),
+        ("Public status page", anon, f"/status/?code={code}", "anon"),
+        (
+            "Open311 GET requests.json (90 days, ≤1000)",
+            anon,
+            "/open311/v2/requests.json",
+            "anon",
+        ),
+    ]
+    results = []
+    for name, client, url, who in pages:
+        floor = floors[who]
+        r = measure_page(name, client, url, floor.median_ms, n=n)
+        r.url = url
+        results.append(r)
+        print(
+            f"  {name}: median {r.median_ms:.1f} ms, p95 {r.p95_ms:.1f} ms, "
+            f"{r.queries} queries{' (VARY)' if r.queries_vary else ''}, "
+            f"status {r.status}"
+        )
+    return results, floors
+
+
+# --- the sweep -----------------------------------------------------------------------
+def measure_sweep(runs: int = 3):
+    """The daily sweep on the day after the seeded one (new reminders come due),
+    inside a transaction rolled back each time so every run sees the same rows."""
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    from cases.deadlines.reminders import sweep_reminders
+    from cases.models import Deadline
+
+    today = timezone.localdate()
+    timings, queries, created = [], set(), 0
+    for _ in range(runs):
+        with transaction.atomic():
+            with CaptureQueriesContext(connection) as ctx:
+                start = time.perf_counter()
+                out = sweep_reminders(today=today)
+                timings.append(time.perf_counter() - start)
+            queries.add(len(ctx.captured_queries))
+            created = out["created"]
+            transaction.set_rollback(True)
+    # Queries with nothing new to create: the same day swept twice.
+    with transaction.atomic():
+        sweep_reminders(today=today)
+        with CaptureQueriesContext(connection) as ctx:
+            start = time.perf_counter()
+            sweep_reminders(today=today)
+            idle_s = time.perf_counter() - start
+        idle_q = len(ctx.captured_queries)
+        transaction.set_rollback(True)
+    return {
+        "rows": Deadline.objects.count(),
+        "open": Deadline.objects.filter(status="open").count(),
+        "median_s": statistics.median(timings),
+        "queries": max(queries),
+        "created": created,
+        "idle_s": idle_s,
+        "idle_queries": idle_q,
+    }
+
+
+# --- documents -----------------------------------------------------------------------
+def measure_notice(runs: int = 7):
+    from weasyprint import HTML
+
+    from cases.documents.render import render
+    from cases.documents.samples import sample_notice_of_violation
+
+    facts = sample_notice_of_violation()
+    kind = type(facts).kind
+    render(kind, facts)  # warm: templates, fonts
+    notice = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        render(kind, facts)
+        notice.append((time.perf_counter() - start) * 1000)
+    para = "<html><body><p>Notice: one paragraph of plain text.</p></body></html>"
+    HTML(string=para).write_pdf()
+    floor = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        HTML(string=para).write_pdf()
+        floor.append((time.perf_counter() - start) * 1000)
+    return {
+        "median_ms": statistics.median(notice),
+        "floor_ms": statistics.median(floor),
+    }
+
+
+# --- load --------------------------------------------------------------------------
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for(port, proc, timeout=30.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError("gunicorn exited; see its output above")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError("gunicorn did not start")
+
+
+def warm(port):
+    """Every worker answers a few requests before the clock starts (lazy imports,
+    template loading, first connections)."""
+    import http.client
+
+    for _ in range(40):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        for path in ("/report/", "/open311/v2/services.json", "/healthz"):
+            conn.request("GET", path)
+            conn.getresponse().read()
+        conn.close()
+
+
+def measure_load(seconds: float, threads: int):
+    from django.db import connections
+
+    from bench.load import open311_load, report_form_load
+    from bench.seed import API_KEY
+    from cases.models import PollutantCategory, Report
+
+    workers = 2 * (os.cpu_count() or 1) + 1
+    port = _free_port()
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "poquott_ms4.settings.bench"}
+    proc = subprocess.Popen(
+        [
+            str(gunicorn),
+            "poquott_ms4.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--timeout",
+            "30",
+            "--preload",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    service_code = PollutantCategory.objects.filter(active=True).first().code
+    try:
+        _wait_for(port, proc)
+        out = []
+        for _label, fn, channel in (
+            (
+                "report",
+                lambda: report_form_load("127.0.0.1", port, seconds, threads),
+                Report.Channel.WEB,
+            ),
+            (
+                "open311",
+                lambda: open311_load(
+                    "127.0.0.1", port, seconds, threads, API_KEY, service_code
+                ),
+                Report.Channel.OPEN311,
+            ),
+        ):
+            warm(port)
+            before = Report.objects.filter(channel=channel).count()
+            result = fn()
+            connections.close_all()
+            after = Report.objects.filter(channel=channel).count()
+            result.stored = after - before
+            result.lost = result.ok - result.stored
+            result.workers = workers
+            result.threads = threads
+            out.append(result)
+            p = sorted(result.latencies_ms)
+            p95 = p[int(0.95 * (len(p) - 1))] if p else 0
+            result.p95_ms = p95
+            print(
+                f"  {result.name}: {result.rps:.0f} req/s ({result.ok} ok, "
+                f"{result.failed} failed {result.errors or ''}), p95 {p95:.0f} ms, "
+                f"stored {result.stored}, lost {result.lost}"
+            )
+        return out
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+# --- report ------------------------------------------------------------------------
+def table(pages, sweep, notice, loads) -> list[str]:
+    rows = [
+        "| Measure | Median | p95 | Queries | Floor (median) | Ratio | Target | Met |",
+        "|---|---:|---:|---:|---:|---:|---|---|",
+    ]
+    for r in pages:
+        q = f"{r.queries}" + (" (varies)" if r.queries_vary else " (constant)")
+        ok = r.p95_ms <= PAGE_P95_TARGET_MS and not r.queries_vary and r.status == 200
+        rows.append(
+            f"| {r.name} | {r.median_ms:.1f} ms | {r.p95_ms:.1f} ms | {q} | "
+            f"{r.floor_median_ms:.2f} ms | {r.ratio:.0f}× | p95 ≤ 50 ms, constant "
+            f"queries | {'yes' if ok else 'NO'} |"
+        )
+    rows.append(
+        f"| Reminder sweep over {sweep['rows']:,} deadlines ({sweep['open']:,} open; "
+        f"{sweep['created']} reminders made) | {sweep['median_s'] * 1000:.0f} ms | | "
+        f"{sweep['queries']} | | | < 2 s | "
+        f"{'yes' if sweep['median_s'] < SWEEP_TARGET_S else 'NO'} |"
+    )
+    rows.append(
+        f"| Reminder sweep, nothing new to send | {sweep['idle_s'] * 1000:.0f} ms | | "
+        f"{sweep['idle_queries']} | | | < 2 s | "
+        f"{'yes' if sweep['idle_s'] < SWEEP_TARGET_S else 'NO'} |"
+    )
+    ratio = notice["median_ms"] / notice["floor_ms"]
+    rows.append(
+        f"| Notice of violation rendered (HTML + PDF, warm) | "
+        f"{notice['median_ms']:.0f} ms | | | {notice['floor_ms']:.0f} ms (WeasyPrint, "
+        f"one paragraph) | {ratio:.1f}× | ≤ 2× floor | "
+        f"{'yes' if ratio <= NOTICE_TARGET_RATIO else 'NO'} |"
+    )
+    rows.append("")
+    rows.append(
+        "| Load (real server) | Requests/s | p95 latency | OK | Failed | Stored rows "
+        "| Lost |"
+    )
+    rows.append("|---|---:|---:|---:|---:|---:|---:|")
+    for r in loads:
+        rows.append(
+            f"| {r.name}, {r.seconds:.0f} s, {r.threads} client threads, gunicorn "
+            f"{r.workers} sync workers | {r.rps:.0f} | {r.p95_ms:.0f} ms | {r.ok} | "
+            f"{r.failed} | {r.stored} | {r.lost} |"
+        )
+    return rows
+
+
+def write_results(lines, meta, seed_info, notes_path=None):
+    notes = ""
+    notes_file = ROOT / "bench" / "NOTES.md"
+    if notes_file.exists():
+        notes = "\n" + notes_file.read_text()
+    m, v = meta
+    text = [
+        "# Benchmark results",
+        "",
+        f"Date: {dt.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}  ",
+        f"Machine: {m['nproc']} CPUs ({m['cpu']}), {m['memory']} memory  ",
+        "Versions: " + ", ".join(f"{k} {val}" for k, val in v.items()) + "  ",
+        f"Data set: {seed_info}",
+        "",
+        "Server time = in-process request through the whole middleware stack "
+        "(django.test.Client, DEBUG off, PostgreSQL on 127.0.0.1). The floor is a "
+        "bare Django view (no template, no query) measured the same way, signed in "
+        "as the same user.",
+        "",
+        *lines,
+        notes,
+    ]
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text("\n".join(text).rstrip() + "\n")
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    seconds = 10.0
+    if "--seconds" in argv:
+        seconds = float(argv[argv.index("--seconds") + 1])
+    import django
+
+    django.setup()
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        sys.exit("bench needs PostgreSQL: set DATABASE_URL=postgres://...")
+    from bench.seed import ensure_seeded
+    from cases.models import Case, CaseEvent, Deadline, Report
+    from enforcement.models import Appeal, NoticeOfViolation
+
+    seed_s, _ = ensure_seeded(reseed="--reseed" in argv)
+    from django.core.management import call_command
+
+    call_command("collectstatic", interactive=False, verbosity=0)  # DEBUG is off
+    seed_info = (
+        f"{Case.objects.count():,} cases, {Report.objects.count():,} reports, "
+        f"{CaseEvent.objects.count():,} events, {Deadline.objects.count():,} "
+        f"deadlines, {NoticeOfViolation.objects.count():,} notices, "
+        f"{Appeal.objects.count():,} appeals (seeded by COPY in {seed_s:.0f} s, "
+        "fixed random seed)."
+    )
+    print("Pages (in-process):")
+    pages, _floors = measure_pages(n=int(os.environ.get("BENCH_PAGE_RUNS", "60")))
+    print("Reminder sweep:")
+    sweep = measure_sweep()
+    print(
+        f"  {sweep['median_s'] * 1000:.0f} ms, {sweep['queries']} queries, "
+        f"{sweep['created']} reminders; idle {sweep['idle_s'] * 1000:.0f} ms, "
+        f"{sweep['idle_queries']} queries"
+    )
+    print("Notice of violation:")
+    notice = measure_notice()
+    print(f"  {notice['median_ms']:.0f} ms (floor {notice['floor_ms']:.0f} ms)")
+    print(f"Load ({seconds:.0f} s each, gunicorn on 127.0.0.1):")
+    loads = measure_load(seconds, threads=8)
+    lines = table(pages, sweep, notice, loads)
+    print()
+    print("\n".join(lines))
+    write_results(lines, (machine(), versions()), seed_info)
+    print(f"\nWrote {RESULTS.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
