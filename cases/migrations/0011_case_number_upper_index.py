@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("cases", "0009_caseevent_append_only_trigger"),
+        ("cases", "0010_full_penalty_text"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
