@@ -56,6 +56,28 @@ def is_staff_member(user) -> bool:
     return bool(user_roles(user))
 
 
+# django-fsm `permission=` predicates, (instance, user) -> bool: every state machine
+# of the project takes its role checks from here.
+def smo_permission(instance, user) -> bool:
+    return has_role(user, Role.SMO)
+
+
+def smo_or_clerk_permission(instance, user) -> bool:
+    return has_role(user, Role.SMO, Role.CLERK)
+
+
+def attorney_permission(instance, user) -> bool:
+    return has_role(user, Role.ATTORNEY)
+
+
+def building_inspector_permission(instance, user) -> bool:
+    return has_role(user, Role.BUILDING_INSPECTOR)
+
+
+def attorney_or_inspector_permission(instance, user) -> bool:
+    return has_role(user, Role.ATTORNEY, Role.BUILDING_INSPECTOR)
+
+
 class RoleRequiredMixin(AccessMixin):
     """Anonymous → sign-in page; signed in without one of `required_roles` → 403."""
 

@@ -8,13 +8,9 @@ from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 from simple_history.models import HistoricalRecords
 
-from ..roles import Role, has_role
+from ..roles import smo_permission
 from .premises import Outfall, Party, Premises
 from .reference import ExemptCategory, PollutantCategory
-
-
-def _is_smo(instance, user) -> bool:
-    return has_role(user, Role.SMO)
 
 
 class CaseKind(models.TextChoices):
@@ -264,7 +260,7 @@ class Case(ConcurrentTransitionMixin, models.Model):
         status,
         source=CaseStatus.NEW,
         target=CaseStatus.INVESTIGATING,
-        permission=_is_smo,
+        permission=smo_permission,
         custom={"label": "Start investigation", "rule_id": "R-ACC-1"},
     )
     def start_investigation(self):
@@ -274,7 +270,7 @@ class Case(ConcurrentTransitionMixin, models.Model):
         status,
         source=TRIAGE_SOURCES,
         target=CaseStatus.UNFOUNDED,
-        permission=_is_smo,
+        permission=smo_permission,
         conditions=[has_closing_reason],
         custom={"label": "Close as unfounded"},
     )
@@ -285,7 +281,7 @@ class Case(ConcurrentTransitionMixin, models.Model):
         status,
         source=TRIAGE_SOURCES,
         target=CaseStatus.EXEMPT,
-        permission=_is_smo,
+        permission=smo_permission,
         conditions=[has_valid_exemption],
         custom={"label": "Close as exempt", "rule_id": "R-PRO-2"},
     )
@@ -296,7 +292,7 @@ class Case(ConcurrentTransitionMixin, models.Model):
         status,
         source=TRIAGE_SOURCES,
         target=CaseStatus.REFERRED,
-        permission=_is_smo,
+        permission=smo_permission,
         conditions=[has_referral],
         custom={"label": "Refer to another agency"},
     )
@@ -307,7 +303,7 @@ class Case(ConcurrentTransitionMixin, models.Model):
         status,
         source=TRIAGE_SOURCES,
         target=CaseStatus.DUPLICATE,
-        permission=_is_smo,
+        permission=smo_permission,
         conditions=[has_merge_target],
         custom={"label": "Merge as duplicate"},
     )
@@ -318,7 +314,7 @@ class Case(ConcurrentTransitionMixin, models.Model):
         status,
         source=CaseStatus.INVESTIGATING,
         target=CaseStatus.VIOLATION_CONFIRMED,
-        permission=_is_smo,
+        permission=smo_permission,
         conditions=[has_responsible_party],
         custom={"label": "Confirm violation", "rule_id": "R-NOV-1"},
     )
@@ -330,7 +326,7 @@ class Case(ConcurrentTransitionMixin, models.Model):
         status,
         source=CaseStatus.VIOLATION_CONFIRMED,
         target=CaseStatus.ENFORCEMENT,
-        permission=_is_smo,
+        permission=smo_permission,
         custom={"label": "Begin enforcement", "rule_id": "R-NOV-1", "hidden": True},
     )
     def begin_enforcement(self):
@@ -340,7 +336,7 @@ class Case(ConcurrentTransitionMixin, models.Model):
         status,
         source=[CaseStatus.VIOLATION_CONFIRMED, CaseStatus.ENFORCEMENT],
         target=CaseStatus.RESOLVED,
-        permission=_is_smo,
+        permission=smo_permission,
         conditions=[has_elimination_record],
         custom={"label": "Record resolved"},
     )
@@ -351,7 +347,7 @@ class Case(ConcurrentTransitionMixin, models.Model):
         status,
         source=REOPENABLE,
         target=CaseStatus.INVESTIGATING,
-        permission=_is_smo,
+        permission=smo_permission,
         custom={"label": "Reopen (recurrence)"},
     )
     def reopen(self):

@@ -1,31 +1,25 @@
-"""What every enforcement workflow shares: role predicates for FSM permissions,
-conditions that carry the reason they give when they fail, and the row-lock-safe
-mixin. Transitions change only their own row; services save and write events."""
+"""What every enforcement workflow shares: the role predicates for FSM permissions
+(from cases.roles), conditions that carry the reason they give when they fail, and
+the row-lock-safe mixin. Transitions change only their own row; services save and write events."""
 
 from django.db import models
 from django_fsm import ConcurrentTransitionMixin
 
-from cases.roles import Role, has_role
+from cases.roles import attorney_or_inspector_permission as attorney_or_inspector
+from cases.roles import attorney_permission as attorney
+from cases.roles import building_inspector_permission as building_inspector
+from cases.roles import smo_or_clerk_permission as smo_or_clerk
+from cases.roles import smo_permission as smo
 
-
-def smo(instance, user) -> bool:
-    return has_role(user, Role.SMO)
-
-
-def smo_or_clerk(instance, user) -> bool:
-    return has_role(user, Role.SMO, Role.CLERK)
-
-
-def attorney(instance, user) -> bool:
-    return has_role(user, Role.ATTORNEY)
-
-
-def building_inspector(instance, user) -> bool:
-    return has_role(user, Role.BUILDING_INSPECTOR)
-
-
-def attorney_or_inspector(instance, user) -> bool:
-    return has_role(user, Role.ATTORNEY, Role.BUILDING_INSPECTOR)
+__all__ = [
+    "FlowModel",
+    "attorney",
+    "attorney_or_inspector",
+    "building_inspector",
+    "condition",
+    "smo",
+    "smo_or_clerk",
+]
 
 
 def condition(reason: str):

@@ -1,11 +1,9 @@
 """Helpers shared by the inspection models: the SMO-only transition permission."""
 
-from cases.roles import Role, has_role
+# Transition permission: only SMO staff drive field-work records.
+from cases.roles import smo_permission as is_smo
 
-
-def is_smo(instance, user) -> bool:
-    """Transition permission: only SMO staff drive field-work records."""
-    return has_role(user, Role.SMO)
+__all__ = ["LockedRecordError", "is_smo"]
 
 
 class LockedRecordError(Exception):
