@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils import timezone
 
 from ..models import CalendarFeedToken, Deadline
@@ -100,10 +100,7 @@ def _site(path: str) -> str:
 
 def _deadline_url(deadline: Deadline) -> str:
     if deadline.case_id:
-        try:
-            return _site(reverse("cases:detail", args=[deadline.case_id]))
-        except NoReverseMatch:
-            pass
+        return _site(deadline.case.get_absolute_url())
     return _site(reverse("deadlines:list"))
 
 

@@ -209,6 +209,11 @@ class Case(ConcurrentTransitionMixin, models.Model):
     def __str__(self):
         return self.number
 
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("cases:detail", args=[self.number])
+
     @property
     def is_closed(self) -> bool:
         return self.status in CLOSED_STATUSES

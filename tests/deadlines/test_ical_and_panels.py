@@ -50,6 +50,11 @@ def test_feed_is_valid_rfc5545_with_the_users_deadlines(client, smo_user, make_c
     [description] = [ln for ln in lines if ln.startswith("DESCRIPTION:")]
     assert "Counted\\; over Christmas\\, with a \\\\ and\\na new line." in description
     assert lines.count("BEGIN:VEVENT") == lines.count("END:VEVENT") == 1
+    # The event links to the case page, which opens.
+    [url] = [ln for ln in lines if ln.startswith("URL:")]
+    assert url.endswith(case.get_absolute_url())
+    client.force_login(smo_user)
+    assert client.get(case.get_absolute_url()).status_code == 200
 
 
 def test_folding_never_splits_a_multibyte_character():

@@ -396,6 +396,19 @@ def test_refused_inspection_page_offers_case_and_warrant(
     assert inspection.warrant_applications.count() == 1
 
 
+def test_opening_a_case_from_a_refused_inspection_lands_on_the_case_page(
+    smo_client, smo_user, scheduled
+):
+    inspection = record(scheduled, smo_user, "refused", "Refused")
+    response = smo_client.post(
+        reverse("inspections:inspection_action", args=[inspection.pk, "open_case"])
+    )
+    inspection.refresh_from_db()
+    assert response.status_code == 302
+    assert response["Location"] == inspection.case.get_absolute_url()
+    assert smo_client.get(response["Location"]).status_code == 200
+
+
 # --- scheduling, calendar, timeline -----------------------------------------
 def test_inspection_must_be_assigned_to_smo_staff(smo_user, clerk_user, premises):
     with pytest.raises(ValidationError) as exc:

@@ -1,0 +1,37 @@
+"""Pages of the inspections app. SMO staff write; the Board clerk may read.
+
+Each view checks the role, binds a form, calls one service and turns domain
+errors into messages or form errors (the user's input is kept)."""
+
+from .facilities import (  # noqa: F401
+    bmp_detail,
+    bmp_new,
+    equipment_detail,
+    facility_detail,
+    facility_edit,
+    facility_list,
+    proof_record,
+)
+from .fieldwork import (  # noqa: F401
+    calendar,
+    index,
+    inspection_action,
+    inspection_detail,
+    inspection_new,
+    inspection_photo,
+    warrant_detail,
+)
+from .outfalls import (  # noqa: F401
+    outfall_detail,
+    outfall_edit,
+    outfall_list,
+    screening_detail,
+    screening_new,
+)
+from .spills import (  # noqa: F401
+    approval_list,
+    dyetest_list,
+    spill_detail,
+    spill_list,
+    spill_new,
+)

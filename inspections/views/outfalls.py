@@ -1,0 +1,110 @@
+"""The outfall inventory and dry-weather screenings (R-DEF-2)."""
+
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+
+from cases.models import Outfall
+from cases.roles import Role, has_role
+
+from .. import forms, selectors, services
+from ..models import (
+    OutfallScreening,
+)
+from .common import (
+    _attempt,
+    _case_redirect,
+    _form_page,
+    _simple_action,
+    staff_page,
+)
+
+
+# --- outfalls ---------------------------------------------------------------
+@staff_page
+def outfall_list(request):
+    return render(
+        request,
+        "inspections/outfall_list.html",
+        {
+            "outfalls": selectors.outfall_list(),
+            "can_write": has_role(request.user, Role.SMO),
+        },
+    )
+
+
+@staff_page
+def outfall_edit(request, pk=None):
+    outfall = get_object_or_404(Outfall, pk=pk) if pk else None
+    form = forms.OutfallForm(request.POST or None, instance=outfall)
+    if request.method == "POST":
+        saved = _attempt(
+            request,
+            form,
+            lambda d: services.outfall_save(actor=request.user, outfall=outfall, **d),
+            "Outfall saved.",
+        )
+        if saved:
+            return redirect("inspections:outfall_detail", saved.pk)
+    title = f"Edit outfall {outfall.code}" if outfall else "New outfall"
+    return _form_page(request, "inspections/form.html", form, title=title)
+
+
+@staff_page
+def outfall_detail(request, pk):
+    outfall = get_object_or_404(Outfall, pk=pk)
+    return render(
+        request,
+        "inspections/outfall_detail.html",
+        {
+            "outfall": outfall,
+            **selectors.outfall_history(outfall),
+            "can_write": has_role(request.user, Role.SMO),
+        },
+    )
+
+
+@staff_page
+def screening_new(request, pk):
+    outfall = get_object_or_404(Outfall, pk=pk)
+    form = forms.ScreeningForm(
+        request.POST or None, initial={"screened_at": timezone.localtime()}
+    )
+    if request.method == "POST":
+        screening = _attempt(
+            request,
+            form,
+            lambda d: services.screening_record(
+                actor=request.user, outfall=outfall, **d
+            ),
+            "Screening recorded.",
+        )
+        if screening:
+            return redirect("inspections:screening_detail", screening.pk)
+    return _form_page(
+        request,
+        "inspections/form.html",
+        form,
+        title=f"Dry-weather screening of outfall {outfall.code}",
+    )
+
+
+@staff_page
+def screening_detail(request, pk):
+    screening = get_object_or_404(
+        OutfallScreening.objects.select_related("outfall", "case", "screened_by"), pk=pk
+    )
+    if request.method == "POST":
+        case = _simple_action(
+            request,
+            lambda: services.screening_open_case(
+                actor=request.user, screening=screening
+            ),
+            "Case opened from the screening.",
+        )
+        back = redirect("inspections:screening_detail", pk)
+        return back if case is None else _case_redirect(case)
+    return render(
+        request,
+        "inspections/screening_detail.html",
+        {"screening": screening, "can_write": has_role(request.user, Role.SMO)},
+    )
