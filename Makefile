@@ -58,8 +58,10 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# On PostgreSQL only: DATABASE_URL, or this machine's local server by default.
 bench: $(STAMP) check-system
-	$(BIN)/python bench/run.py
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/ms4_bench} \
+	  $(BIN)/python bench/run.py $(BENCH_ARGS)
 
 # Re-copy the front-end packages (package.json) into static/vendor.
 vendor:

@@ -720,8 +720,8 @@ def seed(stdout=print):
 
 def ensure_seeded(*, reseed=False, stdout=print) -> tuple[float, bool]:
     """Seed unless the marker says the data set is there. (seconds, seeded now)."""
-    if reseed:
-        stdout("Recreating the bench database...")
+    if reseed or not _database_exists():
+        stdout("Creating the bench database...")
         recreate_database()
     migrate()
     found = marker()
@@ -739,6 +739,17 @@ def ensure_seeded(*, reseed=False, stdout=print) -> tuple[float, bool]:
     seconds = seed(stdout=stdout)
     stdout(f"Seeded in {seconds:.0f} s.")
     return seconds, True
+
+
+def _database_exists() -> bool:
+    import psycopg
+
+    settings_dict, params = _maintenance_dsn()
+    with psycopg.connect(**params, autocommit=True) as conn:
+        found = conn.execute(
+            "SELECT 1 FROM pg_database WHERE datname = %s", [settings_dict["NAME"]]
+        ).fetchone()
+    return found is not None
 
 
 def _has_rows() -> bool:
