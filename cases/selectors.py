@@ -208,9 +208,32 @@ def case_by_number(number: str) -> Case:
     )
 
 
+TIMELINE_RECENT = 100
+
+
 def case_timeline(case: Case) -> QuerySet[CaseEvent]:
     """The whole chronology of `case`, oldest first, with who did it."""
     return case.events.select_related("actor").order_by("at", "id")
+
+
+def case_timeline_page(case: Case, *, show_all: bool = False) -> dict:
+    """The chronology for the case page: the most recent TIMELINE_RECENT events
+    (oldest first among them) unless `show_all`, with the total count so the page
+    can offer the whole, printable chronology one click away."""
+    total = case.events.count()
+    if show_all or total <= TIMELINE_RECENT:
+        events = list(case_timeline(case))
+    else:
+        recent = list(
+            case.events.select_related("actor").order_by("-at", "-id")[:TIMELINE_RECENT]
+        )
+        events = recent[::-1]
+    return {
+        "events": events,
+        "total": total,
+        "truncated": len(events) < total,
+        "show_all": show_all and total > TIMELINE_RECENT,
+    }
 
 
 def case_parties(case: Case) -> QuerySet[CaseParty]:
