@@ -6,7 +6,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from .models import (
@@ -15,6 +15,8 @@ from .models import (
     CaseEvent,
     CaseParty,
     CaseStatus,
+    Party,
+    Premises,
     Report,
 )
 from .roles import CASE_READERS, Role, has_role
@@ -157,21 +159,30 @@ def case_search(
             year, seq = number.groups()
             qs = qs.filter(number__iexact=f"MS4-{year}-{int(seq):04d}")
         else:
-            party_match = CaseParty.objects.filter(
-                case=OuterRef("pk"), party__name__icontains=q
-            )
-            report_match = Report.objects.filter(
-                case=OuterRef("pk"), tracking_code__iexact=q
-            )
-            qs = qs.filter(
+            # Each branch is a subquery over one table, so that on PostgreSQL
+            # the pg_trgm GIN indexes over UPPER(col) serve its `icontains`
+            # (UPPER(col::text) LIKE UPPER(%s); migration 0012) and the b-tree
+            # over UPPER(tracking_code) its `iexact`; an OR of columns across
+            # joined tables could use none of them (bench/: filtered case list).
+            own = Case.objects.filter(
                 Q(number__icontains=q)
                 | Q(summary__icontains=q)
-                | Q(premises__address__icontains=q)
-                | Q(premises__tax_map_number__icontains=q)
                 | Q(location_description__icontains=q)
-                | Q(responsible_party__name__icontains=q)
-                | Exists(party_match)
-                | Exists(report_match)
+            )
+            premises = Premises.objects.filter(
+                Q(address__icontains=q) | Q(tax_map_number__icontains=q)
+            )
+            parties = Party.objects.filter(name__icontains=q)
+            named = CaseParty.objects.filter(party__in=parties.values("pk"))
+            reported = Report.objects.filter(
+                tracking_code__iexact=q, case__isnull=False
+            )
+            qs = qs.filter(
+                Q(pk__in=own.values("pk").order_by())
+                | Q(premises__in=premises.values("pk").order_by())
+                | Q(responsible_party__in=parties.values("pk").order_by())
+                | Q(pk__in=named.values("case_id").order_by())
+                | Q(pk__in=reported.values("case_id").order_by())
             )
     if status == "open":
         qs = qs.exclude(status__in=CLOSED_STATUSES)
