@@ -6,7 +6,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from .models import (
@@ -15,6 +15,8 @@ from .models import (
     CaseEvent,
     CaseParty,
     CaseStatus,
+    Party,
+    Premises,
     Report,
 )
 from .roles import CASE_READERS, Role, has_role
@@ -157,21 +159,30 @@ def case_search(
             year, seq = number.groups()
             qs = qs.filter(number__iexact=f"MS4-{year}-{int(seq):04d}")
         else:
-            party_match = CaseParty.objects.filter(
-                case=OuterRef("pk"), party__name__icontains=q
-            )
-            report_match = Report.objects.filter(
-                case=OuterRef("pk"), tracking_code__iexact=q
-            )
-            qs = qs.filter(
+            # Each branch is a subquery over one table, so that on PostgreSQL
+            # the pg_trgm GIN indexes over UPPER(col) serve its `icontains`
+            # (UPPER(col::text) LIKE UPPER(%s); migration 0012) and the b-tree
+            # over UPPER(tracking_code) its `iexact`; an OR of columns across
+            # joined tables could use none of them (bench/: filtered case list).
+            own = Case.objects.filter(
                 Q(number__icontains=q)
                 | Q(summary__icontains=q)
-                | Q(premises__address__icontains=q)
-                | Q(premises__tax_map_number__icontains=q)
                 | Q(location_description__icontains=q)
-                | Q(responsible_party__name__icontains=q)
-                | Exists(party_match)
-                | Exists(report_match)
+            )
+            premises = Premises.objects.filter(
+                Q(address__icontains=q) | Q(tax_map_number__icontains=q)
+            )
+            parties = Party.objects.filter(name__icontains=q)
+            named = CaseParty.objects.filter(party__in=parties.values("pk"))
+            reported = Report.objects.filter(
+                tracking_code__iexact=q, case__isnull=False
+            )
+            qs = qs.filter(
+                Q(pk__in=own.values("pk").order_by())
+                | Q(premises__in=premises.values("pk").order_by())
+                | Q(responsible_party__in=parties.values("pk").order_by())
+                | Q(pk__in=named.values("case_id").order_by())
+                | Q(pk__in=reported.values("case_id").order_by())
             )
     if status == "open":
         qs = qs.exclude(status__in=CLOSED_STATUSES)
@@ -208,9 +219,32 @@ def case_by_number(number: str) -> Case:
     )
 
 
+TIMELINE_RECENT = 100
+
+
 def case_timeline(case: Case) -> QuerySet[CaseEvent]:
     """The whole chronology of `case`, oldest first, with who did it."""
     return case.events.select_related("actor").order_by("at", "id")
+
+
+def case_timeline_page(case: Case, *, show_all: bool = False) -> dict:
+    """The chronology for the case page: the most recent TIMELINE_RECENT events
+    (oldest first among them) unless `show_all`, with the total count so the page
+    can offer the whole, printable chronology one click away."""
+    total = case.events.count()
+    if show_all or total <= TIMELINE_RECENT:
+        events = list(case_timeline(case))
+    else:
+        recent = list(
+            case.events.select_related("actor").order_by("-at", "-id")[:TIMELINE_RECENT]
+        )
+        events = recent[::-1]
+    return {
+        "events": events,
+        "total": total,
+        "truncated": len(events) < total,
+        "show_all": show_all and total > TIMELINE_RECENT,
+    }
 
 
 def case_parties(case: Case) -> QuerySet[CaseParty]:

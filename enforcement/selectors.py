@@ -1,7 +1,7 @@
 """Reads of the enforcement app: lists, the case's remedies, the clerk's lists,
 what awaits a sign-off, the continued-violation count."""
 
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch
 from django.utils import timezone
 
 from cases.deadlines.services import deadlines_for
@@ -85,45 +85,79 @@ def _limit(appeal, rule_id, purpose=""):
     )
 
 
-def appeal_clerk_lists(today=None) -> dict:
-    """The clerk's three lists, each row with its date limit: appeals open
-    (hearing to schedule, R-APL-2), hearings coming, decisions to file and mail
-    (R-APL-3)."""
-    today = today or timezone.localdate()
-    active = list(
-        Appeal.objects.filter(
-            status__in=[
-                AppealStatus.FILED,
-                AppealStatus.HEARING_SCHEDULED,
-                AppealStatus.DECIDED,
-            ]
-        )
+APPEAL_SECTION_SIZE = 25  # the most urgent of each clerk's list; "See all" pages
+# The clerk's three lists: the appeal status each holds and its urgency order
+# (the date its limit counts from: filed → R-APL-2, hearing, decided → R-APL-3).
+APPEAL_SECTIONS = {
+    "open": (AppealStatus.FILED, ("filed_on", "pk")),
+    "hearings": (AppealStatus.HEARING_SCHEDULED, ("hearing_at", "pk")),
+    "to_file_and_mail": (AppealStatus.DECIDED, ("decided_on", "pk")),
+}
+APPEAL_SECTION_TITLES = {
+    "open": "Appeals open — hearing to schedule",
+    "hearings": "Hearings coming",
+    "to_file_and_mail": "Decisions to file and mail",
+}
+
+
+def appeal_section(section: str):
+    """The appeals of one clerk's list (a key of APPEAL_SECTIONS), most urgent
+    first."""
+    status, order = APPEAL_SECTIONS[section]
+    return (
+        Appeal.objects.filter(status=status)
         .select_related("notice__case", "appellant")
-        .order_by("filed_on", "pk")
+        .order_by(*order)
     )
+
+
+def with_limits(appeals) -> list:
+    """`appeals` (a list) with their date limits attached (hearing_by, file_by,
+    mail_by): one query for all of them."""
+    appeals = list(appeals)
     by_appeal = {}
-    if active:
+    if appeals:
         from django.contrib.contenttypes.models import ContentType
 
         ct = ContentType.objects.get_for_model(Appeal)
         for d in Deadline.objects.filter(
-            content_type=ct, object_id__in=[a.pk for a in active]
+            content_type=ct, object_id__in=[a.pk for a in appeals]
         ).order_by("due_date"):
             by_appeal.setdefault(d.object_id, []).append(d)
-    for appeal in active:
+    for appeal in appeals:
         appeal._deadlines = by_appeal.get(appeal.pk, [])
         appeal.hearing_by = _limit(appeal, "R-APL-2")
         appeal.file_by = _limit(appeal, "R-APL-3", "file")
         appeal.mail_by = _limit(appeal, "R-APL-3", "mail")
-    return {
-        "open": [a for a in active if a.status == AppealStatus.FILED],
-        "hearings": sorted(
-            (a for a in active if a.status == AppealStatus.HEARING_SCHEDULED),
-            key=lambda a: a.hearing_at,
-        ),
-        "to_file_and_mail": [a for a in active if a.status == AppealStatus.DECIDED],
-        "today": today,
-    }
+    return appeals
+
+
+def appeal_clerk_lists(today=None, limit: int | None = APPEAL_SECTION_SIZE) -> dict:
+    """The clerk's three lists, each row with its date limit: appeals open
+    (hearing to schedule, R-APL-2), hearings coming, decisions to file and mail
+    (R-APL-3). Each list holds its `limit` most urgent appeals; "<key>_count" is
+    how many there are in all."""
+    today = today or timezone.localdate()
+    counts = dict(
+        Appeal.objects.filter(
+            status__in=[status for status, _ in APPEAL_SECTIONS.values()]
+        )
+        .values_list("status")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    lists = {}
+    for key, (status, _) in APPEAL_SECTIONS.items():
+        qs = appeal_section(key)
+        lists[key] = (
+            list(qs if limit is None else qs[:limit]) if counts.get(status) else []
+        )
+    with_limits([a for key in APPEAL_SECTIONS for a in lists[key]])  # in place
+    result = {"today": today}
+    for key, (status, _) in APPEAL_SECTIONS.items():
+        result[key] = lists[key]
+        result[f"{key}_count"] = counts.get(status, 0)
+    return result
 
 
 def signoffs_awaiting(user):

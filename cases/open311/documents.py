@@ -106,7 +106,9 @@ def definition(category: PollutantCategory) -> dict:
 def _service_code(report: Report) -> str:
     if report.service_code:
         return report.service_code
-    categories = list(report.pollutant_categories.all())
+    categories = getattr(report, "prefetched_categories", None)
+    if categories is None:
+        categories = list(report.pollutant_categories.all())
     return categories[0].code if categories else "other"
 
 

@@ -21,7 +21,7 @@ def dashboard_deadline_panels(context):
         return ""
     if not has_role(user, Role.SMO, Role.CLERK):
         return render_to_string("deadlines/_dashboard_feed_only.html", request=request)
-    panels = selectors.dashboard_panels(user)
+    panels = selectors.dashboard_panels(user, limit=selectors.DASHBOARD_PANEL_SIZE)
     return render_to_string("deadlines/_dashboard_panels.html", panels, request=request)
 
 

@@ -156,6 +156,9 @@ def case_detail(request, number):
         return HttpResponseNotAllowed(["GET"])
     case = _case_or_404(number)
     can_write = has_role(request.user, *CASE_WRITERS)
+    chronology = selectors.case_timeline_page(
+        case, show_all=request.GET.get("chronology") == "all"
+    )
     return render(
         request,
         "cases/case_detail.html",
@@ -163,7 +166,8 @@ def case_detail(request, number):
             "case": case,
             "can_write": can_write,
             "transitions": services.available_transitions(case, request.user),
-            "timeline": selectors.case_timeline(case),
+            "chronology": chronology,
+            "timeline": chronology["events"],
             "parties": selectors.case_parties(case),
             "reports": selectors.case_reports(case),
             "attachments": case.attachments.select_related("uploaded_by"),

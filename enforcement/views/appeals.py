@@ -1,8 +1,10 @@
 """The clerk's appeal screens (clerk and SMO record; others 403)."""
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cases.models import Party
@@ -27,8 +29,28 @@ from .common import APPEAL_RECORDERS, attempt
 
 @role_required(*APPEAL_RECORDERS)
 def appeal_list(request):
+    """The clerk's three lists, the most urgent of each; `?section=<key>` pages
+    through the whole of one list."""
+    section = request.GET.get("section", "")
+    if section not in selectors.APPEAL_SECTIONS:
+        return render(
+            request, "enforcement/appeal_list.html", selectors.appeal_clerk_lists()
+        )
+    page = Paginator(
+        selectors.appeal_section(section), selectors.APPEAL_SECTION_SIZE
+    ).get_page(request.GET.get("page"))
+    appeals = selectors.with_limits(page.object_list)
     return render(
-        request, "enforcement/appeal_list.html", selectors.appeal_clerk_lists()
+        request,
+        "enforcement/appeal_section.html",
+        {
+            "section": section,
+            "title": selectors.APPEAL_SECTION_TITLES[section],
+            "page": page,
+            "appeals": appeals,
+            "query": f"section={section}",
+            "today": timezone.localdate(),
+        },
     )
 
 

@@ -73,3 +73,40 @@ def test_list_page_bad_dates_keep_input_and_say_why(smo_client, cases):
     assert response.status_code == 200
     assert "end date is before the start date" in html
     assert 'value="2026-05-01"' in html
+
+
+def test_search_by_summary_location_and_responsible_party(cases, db):
+    from cases.models import Party
+
+    a, b, c, _ = cases
+    owner = Party.objects.create(name="Quintessa Marsh")
+    type(a).objects.filter(pk=a.pk).update(
+        summary="Grey water from a Laundromat", responsible_party=owner
+    )
+    type(c).objects.filter(pk=c.pk).update(location_description="Behind the Gazebo")
+    assert list(case_search(q="laundromat")) == [a]
+    assert list(case_search(q="gazebo")) == [c]
+    assert list(case_search(q="quintessa")) == [a]
+    assert list(case_search(q="no such text anywhere")) == []
+
+
+def test_postgresql_has_the_trigram_indexes_the_search_uses(db):
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("pg_trgm indexes exist only on PostgreSQL")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT indexname, indexdef FROM pg_indexes WHERE indexname IN "
+            "('case_summary_trgm', 'premises_address_trgm', 'party_name_trgm', "
+            "'report_tracking_code_upper')"
+        )
+        found = dict(cursor.fetchall())
+    assert set(found) == {
+        "case_summary_trgm",
+        "premises_address_trgm",
+        "party_name_trgm",
+        "report_tracking_code_upper",
+    }
+    assert "gin_trgm_ops" in found["case_summary_trgm"]
+    assert "upper" in found["premises_address_trgm"].lower()

@@ -10,7 +10,7 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.deadlines import ical
+from cases.deadlines import ical, selectors
 from cases.models import CalendarFeedToken, Reminder
 from cases.roles import Role
 from tests.conftest import make_user
@@ -201,3 +201,38 @@ def test_adding_a_closure_in_the_admin_recomputes_deadlines(
     assert deadline.due_date == dt.date(2026, 3, 6)
     assert client.get(reverse("admin:cases_deadline_changelist")).status_code == 200
     assert client.get(reverse("admin:cases_deadline_add")).status_code == 403
+
+
+def test_dashboard_panels_show_the_ten_most_urgent_with_count_and_see_all(
+    smo_user,
+):
+    today = timezone.localdate()
+    for i in range(12):
+        deadline_on(today - dt.timedelta(days=20 - i), purpose=f"late-{i:02d}")
+    for i in range(11):
+        deadline_on(today + dt.timedelta(days=i % 7), purpose=f"soon-{i:02d}")
+
+    html = _render("{% dashboard_deadline_panels %}", smo_user)
+    overdue_part, week_part = html.split("Due this week", 1)
+    assert overdue_part.count("R-SPL-4 duty") == 10
+    assert "The 10 most urgent of 12" in overdue_part
+    assert "See all 12 overdue" in overdue_part
+    assert reverse("deadlines:list") + "?show=overdue" in overdue_part
+    assert week_part.count("R-SPL-4 duty") == 10
+    assert "See all 11 due this week" in week_part
+    assert reverse("deadlines:list") + "?show=week" in week_part
+
+    panels = selectors.dashboard_panels(smo_user, limit=10)
+    assert panels["overdue_count"] == 12 and panels["due_this_week_count"] == 11
+    # most urgent = earliest due: the two least late ones are left out
+    assert [d.due_date for d in panels["overdue"]] == [
+        today - dt.timedelta(days=20 - i) for i in range(10)
+    ]
+    # without a limit (the digest) every deadline is listed
+    assert len(selectors.dashboard_panels(smo_user)["overdue"]) == 12
+
+
+def test_dashboard_panels_without_overflow_have_no_see_all_link(smo_user):
+    deadline_on(timezone.localdate() - dt.timedelta(days=1))
+    html = _render("{% dashboard_deadline_panels %}", smo_user)
+    assert "See all" not in html

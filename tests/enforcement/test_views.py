@@ -288,3 +288,56 @@ def test_appeal_document_download_is_for_clerk_and_smo(
     assert client_as("clerk").get(url).status_code == 200
     assert client_as("attorney").get(url).status_code == 403
     assert client_as("anonymous").get(url).status_code == 302
+
+
+def _more_appeals(like, n):
+    """`n` more appeals of the same notice, each filed a day later."""
+    from enforcement.services import appeals as appeal_services
+
+    return [
+        appeal_services.appeal_file(
+            notice=like.notice,
+            actor=like.recorded_by,
+            appellant=like.appellant,
+            filed_on=like.filed_on + dt.timedelta(days=i + 1),
+            grounds="More grounds.",
+        )
+        for i in range(n)
+    ]
+
+
+def test_appeal_list_shows_the_25_most_urgent_of_a_section_and_a_link_to_all(
+    appeal, client_as
+):
+    _more_appeals(appeal, 29)  # 30 filed appeals in all
+    html = client_as("clerk").get(reverse("enforcement:appeal_list")).content.decode()
+    assert html.count("hear by") == 25
+    assert f"Appeal {appeal.pk}<" in html  # the earliest filed is the most urgent
+    assert "The 25 most urgent of 30" in html
+    assert 'href="?section=open"' in html and "See all 30" in html
+
+
+def test_appeal_section_pages_through_every_appeal_of_that_list(appeal, client_as):
+    later = _more_appeals(appeal, 29)
+    client = client_as("clerk")
+    url = reverse("enforcement:appeal_list")
+    first = client.get(url, {"section": "open"}).content.decode()
+    assert "Appeals open — hearing to schedule" in first
+    assert first.count("hear by") == 25 and "Page 1 of 2" in first
+    second = client.get(url, {"section": "open", "page": 2}).content.decode()
+    assert second.count("hear by") == 5
+    assert f"Appeal {later[-1].pk}<" in second
+    assert "Hearings coming" not in second
+
+
+def test_appeal_list_without_overflow_has_no_see_all(appeal, client_as):
+    html = client_as("clerk").get(reverse("enforcement:appeal_list")).content.decode()
+    assert "See all" not in html and f"Appeal {appeal.pk}<" in html
+
+
+def test_appeal_section_of_an_unknown_name_is_the_lists(appeal, client_as):
+    response = client_as("clerk").get(
+        reverse("enforcement:appeal_list"), {"section": "nope"}
+    )
+    assert response.status_code == 200
+    assert "Hearings coming" in response.content.decode()
