@@ -6,7 +6,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, Q, QuerySet
 from django.utils import timezone
 
 from .models import (
@@ -24,6 +24,22 @@ from .roles import CASE_READERS, Role, has_role
 DUPLICATE_RADIUS_M = 150
 DUPLICATE_WINDOW_DAYS = 30
 CASE_NUMBER_RE = re.compile(r"^\s*MS4-(\d{4})-(\d{1,6})\s*$", re.IGNORECASE)
+
+
+def present_among(case: Case, querysets: dict[str, QuerySet]) -> dict[str, list]:
+    """The rows of each queryset of `case`'s panels, fetching only the non-empty
+    ones: one query of EXISTS over all of them, then one per queryset that has
+    rows (most cases have few kinds of record), instead of one per queryset."""
+    found = (
+        Case.objects.filter(pk=case.pk)
+        .values(**{f"has_{key}": Exists(qs) for key, qs in querysets.items()})
+        .first()
+        or {}
+    )
+    return {
+        key: list(qs) if found.get(f"has_{key}") else []
+        for key, qs in querysets.items()
+    }
 
 
 def _case_list_qs() -> QuerySet[Case]:

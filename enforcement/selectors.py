@@ -1,12 +1,14 @@
 """Reads of the enforcement app: lists, the case's remedies, the clerk's lists,
 what awaits a sign-off, the continued-violation count."""
 
+from django.contrib.contenttypes.models import ContentType
 from django.db.models import Count, Prefetch
 from django.utils import timezone
 
 from cases.deadlines.services import deadlines_for
 from cases.models import Deadline
 from cases.roles import Role, has_role
+from cases.selectors import present_among
 
 from .models import (
     AccessSuspension,
@@ -43,18 +45,40 @@ def notice_list():
 
 
 def case_enforcement(case) -> dict:
-    """Everything enforcement on `case`, newest first, with its key dates."""
+    """Everything enforcement on `case`, newest first, with its key dates. A
+    constant number of queries: the notices with their requirements, appeals,
+    replacements and deadlines (each notice's compliance deadline and the
+    conditions of its transitions read them, not the database), and the remedies
+    through one EXISTS query plus one per kind the case has."""
     notices = list(
-        case.notices.select_related("recipient", "supersedes").prefetch_related(
+        case.notices.select_related(
+            "recipient", "supersedes", "superseded_by"
+        ).prefetch_related(
             "requirements",
             Prefetch("appeals", queryset=Appeal.objects.select_related("appellant")),
         )
     )
+    if notices:
+        by_notice = {n.pk: [] for n in notices}
+        for deadline in (
+            Deadline.objects.filter(
+                content_type=ContentType.objects.get_for_model(NoticeOfViolation),
+                object_id__in=list(by_notice),
+            )
+            .exclude(status=Deadline.Status.WAIVED)
+            .order_by("-due_date", "-id")
+        ):
+            by_notice[deadline.object_id].append(deadline)
+        for notice in notices:
+            notice.unwaived_deadlines = by_notice[notice.pk]
     appeals = [a for n in notices for a in n.appeals.all()]
-    remedies = {
-        slug: list(model.objects.filter(case=case).order_by("-pk"))
-        for slug, model in REMEDY_MODELS.items()
-    }
+    remedies = present_among(
+        case,
+        {
+            slug: model.objects.filter(case=case).order_by("-pk")
+            for slug, model in REMEDY_MODELS.items()
+        },
+    )
     return {"notices": notices, "appeals": appeals, "remedies": remedies}
 
 

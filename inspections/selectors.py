@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from cases.deadlines.services import deadlines_for
 from cases.models import Case, Outfall
+from cases.selectors import present_among
 
 from .models import (
     DischargeApproval,
@@ -97,15 +98,20 @@ def approval_list():
 
 def case_records(case):
     """Everything of this app that belongs to `case`, for the case page panel."""
-    return {
-        "inspections": inspection_list().filter(case=case).order_by("-scheduled_for"),
-        "spills": spill_list().filter(case=case),
-        "screenings": screening_list().filter(case=case),
-        "samples": Sample.objects.filter(inspection__case=case).select_related(
-            "inspection"
-        ),
-        "warrants": case.warrant_applications.all(),
-        "bmps": case.bmp_requirements.all(),
-        "dye_tests": case.dye_tests.all(),
-        "approvals": case.discharge_approvals.all(),
-    }
+    return present_among(
+        case,
+        {
+            "inspections": inspection_list()
+            .filter(case=case)
+            .order_by("-scheduled_for"),
+            "spills": spill_list().filter(case=case),
+            "screenings": screening_list().filter(case=case),
+            "samples": Sample.objects.filter(inspection__case=case).select_related(
+                "inspection"
+            ),
+            "warrants": case.warrant_applications.all(),
+            "bmps": case.bmp_requirements.all(),
+            "dye_tests": case.dye_tests.all(),
+            "approvals": case.discharge_approvals.all(),
+        },
+    )

@@ -208,6 +208,13 @@ class NoticeOfViolation(FlowModel):
         """The date compliance is due: five business days after a decision
         upholding the SMO (R-COR-1), else the remediation deadline (R-NOV-2),
         else the last day to appeal (R-APL-1), after which the order stands."""
+        loaded = getattr(self, "unwaived_deadlines", None)
+        if loaded is not None:  # read with the notice (latest due first)
+            for rule_id in ("R-COR-1", "R-NOV-2", "R-APL-1"):
+                found = next((d for d in loaded if d.rule_id == rule_id), None)
+                if found is not None:
+                    return found
+            return None
         deadlines = self.deadlines().exclude(status=Deadline.Status.WAIVED)
         for rule_id in ("R-COR-1", "R-NOV-2", "R-APL-1"):
             found = deadlines.filter(rule_id=rule_id).order_by("-due_date").first()
@@ -254,6 +261,11 @@ class NoticeOfViolation(FlowModel):
 
     @condition("wait for the Board's decision on the pending appeal")
     def no_pending_appeal(self) -> bool:
+        from .appeals import AppealStatus
+
+        if "appeals" in getattr(self, "_prefetched_objects_cache", {}):
+            pending = (AppealStatus.FILED, AppealStatus.HEARING_SCHEDULED)
+            return not any(a.status in pending for a in self.appeals.all())
         return not self.pending_appeals().exists()
 
     @condition("say why and what comes next")
@@ -268,6 +280,8 @@ class NoticeOfViolation(FlowModel):
     def has_reversed_appeal(self) -> bool:
         from .appeals import Decision
 
+        if "appeals" in getattr(self, "_prefetched_objects_cache", {}):
+            return any(a.decision == Decision.REVERSED for a in self.appeals.all())
         return self.appeals.filter(decision=Decision.REVERSED).exists()
 
     @condition("issue the correcting notice first")
