@@ -4,7 +4,7 @@
 import datetime as dt
 
 from django.contrib.auth import get_user_model
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet, Window
 from django.utils import timezone
 
 from ..models import Deadline, Reminder
@@ -88,8 +88,10 @@ def dashboard_panels(user, on: dt.date | None = None, limit: int | None = None) 
             items = list(qs)
             count = len(items)
         else:
-            items = list(qs[:limit])
-            count = len(items) if len(items) < limit else qs.count()
+            # The count of all of them rides along with the most urgent ones (a
+            # window over the whole filtered set, before the LIMIT): one query.
+            items = list(qs.annotate(panel_total=Window(Count("pk")))[:limit])
+            count = items[0].panel_total if items else 0
         panels[key] = items
         panels[f"{key}_count"] = count
     return panels
