@@ -20,7 +20,10 @@ from .models import (
     Sample,
     SpillNotification,
 )
-from .services import CORRECTABLE_FIELDS
+from .services.facilities import FACILITY_FIELDS
+from .services.inspections import CORRECTABLE_FIELDS
+from .services.outfalls import OUTFALL_FIELDS
+from .services.spills import SPILL_FIELDS
 
 
 class DateInput(forms.DateInput):
@@ -65,20 +68,7 @@ class OfficerChoiceField(forms.ModelChoiceField):
 class FacilityForm(forms.ModelForm):
     class Meta:
         model = Facility
-        fields = [
-            "premises",
-            "name",
-            "operator",
-            "contact_email",
-            "permit_type",
-            "permit_number",
-            "permit_issued_on",
-            "permit_expires_on",
-            "disturbed_acres",
-            "ms4_approval_on",
-            "ms4_approval_reference",
-            "notes",
-        ]
+        fields = [*FACILITY_FIELDS]
 
 
 @_dates
@@ -239,17 +229,7 @@ class WarrantStepForm(forms.Form):
 class OutfallForm(forms.ModelForm):
     class Meta:
         model = Outfall
-        fields = [
-            "code",
-            "location_description",
-            "latitude",
-            "longitude",
-            "receiving_water",
-            "is_303d_listed",
-            "has_tmdl",
-            "tmdl_approved_on",
-            "active",
-        ]
+        fields = [*OUTFALL_FIELDS]
         labels = {"tmdl_approved_on": "Date EPA approved the TMDL"}
 
 
@@ -281,24 +261,7 @@ class ScreeningForm(forms.ModelForm):
 class SpillForm(forms.ModelForm):
     class Meta:
         model = SpillNotification
-        fields = [
-            "premises",
-            "facility",
-            "case",
-            "reported_by",
-            "reporter_email",
-            "reporter_phone",
-            "known_at",
-            "material",
-            "quantity",
-            "hazardous",
-            "containment_steps",
-            "cleanup_steps",
-            "dispatch_called_at",
-            "notice_method",
-            "notice_at",
-            "commercial_or_industrial",
-        ]
+        fields = ["premises", "facility", "case", *SPILL_FIELDS]
         help_texts = {
             "dispatch_called_at": "Hazardous releases only (R-SPL-2).",
             "notice_method": "Leave empty if the village was not told.",
