@@ -4,6 +4,8 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from cases.widgets import DateInput
+
 from .models import (
     Case,
     CaseKind,
@@ -39,10 +41,6 @@ def officers():
 class OfficerChoiceField(forms.ModelChoiceField):
     def label_from_instance(self, obj):
         return obj.get_full_name() or obj.username
-
-
-class DateInput(forms.DateInput):
-    input_type = "date"
 
 
 class CaseDetailsFields(forms.Form):

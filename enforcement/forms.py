@@ -6,6 +6,7 @@ from django import forms
 from django.forms import modelform_factory
 
 from cases.models import Party
+from cases.widgets import DateInput, DateTimeInput
 
 from .models import (
     AccessSuspension,
@@ -21,20 +22,6 @@ from .models import (
     RequirementKind,
     ServiceRecord,
 )
-
-
-class DateInput(forms.DateInput):
-    input_type = "date"
-
-    def __init__(self, **kwargs):
-        super().__init__(format="%Y-%m-%d", **kwargs)
-
-
-class DateTimeInput(forms.DateTimeInput):
-    input_type = "datetime-local"
-
-    def __init__(self, **kwargs):
-        super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
 
 
 def _widgets(model, fields):

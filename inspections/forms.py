@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 
 from cases.models import Case, Outfall, Premises
 from cases.roles import Role
+from cases.widgets import DateInput, DateTimeInput
 
 from .models import (
     BMPRequirement,
@@ -24,20 +25,6 @@ from .services.facilities import FACILITY_FIELDS
 from .services.inspections import CORRECTABLE_FIELDS
 from .services.outfalls import OUTFALL_FIELDS
 from .services.spills import SPILL_FIELDS
-
-
-class DateInput(forms.DateInput):
-    input_type = "date"
-
-    def __init__(self, **kwargs):
-        super().__init__(format="%Y-%m-%d", **kwargs)
-
-
-class DateTimeInput(forms.DateTimeInput):
-    input_type = "datetime-local"
-
-    def __init__(self, **kwargs):
-        super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
 
 
 def _dates(form_class):

@@ -5,6 +5,8 @@ import datetime as dt
 from django import forms
 from django.utils import timezone
 
+from cases.widgets import DateInput
+
 from ..models import Deadline, OfficeClosure
 from .engine import RULES
 from .selectors import FILTERS
@@ -18,13 +20,6 @@ def public_rule_choices() -> list[tuple[str, str]]:
         for spec in RULES.values()
         if spec.amount is not None
     ]
-
-
-class DateInput(forms.DateInput):
-    input_type = "date"
-
-    def __init__(self, **kwargs):
-        super().__init__(format="%Y-%m-%d", **kwargs)
 
 
 MIN_YEAR, MAX_YEAR = 1990, 2100
