@@ -20,6 +20,7 @@ from .models import (
     Report,
 )
 from .roles import Role
+from .services import EDITABLE_FIELDS
 from .uploads import MAX_FILE_BYTES
 
 DIRECT_SOURCES = [
@@ -112,20 +113,7 @@ class CaseDetailsFields(forms.Form):
     def service_fields(self) -> dict:
         """Keyword arguments for case_open / case_update_details."""
         data = self.cleaned_data
-        fields = {
-            name: data[name]
-            for name in (
-                "kind",
-                "summary",
-                "description",
-                "premises",
-                "location_description",
-                "latitude",
-                "longitude",
-                "outfall",
-                "assigned_officer",
-            )
-        }
+        fields = {name: data[name] for name in EDITABLE_FIELDS}
         fields["pollutant_categories"] = list(data["pollutant_categories"])
         if data.get("new_premises_address"):
             fields["new_premises"] = {
