@@ -150,3 +150,11 @@ def test_penalties_printed_on_notices_are_section_132_13_b_word_for_word():
     )
     assert as_adopted in chapter.read_text()
     assert "deemed misdemeanors" in printed
+
+
+def test_section_numbers_on_pages_come_from_the_citation_table(client_as):
+    client = client_as("attorney")
+    url = reverse("enforcement:signoff_list")
+    assert "§ 132-17 A:" in client.get(url).content.decode()
+    Citation.objects.filter(rule_id="R-ALT-1").update(section="§ 132-17(A)")
+    assert "§ 132-17(A):" in client.get(url).content.decode()
