@@ -42,7 +42,8 @@ def present_among(case: Case, querysets: dict[str, QuerySet]) -> dict[str, list]
     }
 
 
-def _case_list_qs() -> QuerySet[Case]:
+def case_list_rows() -> QuerySet[Case]:
+    """Cases as the lists show them: with their premises and officer."""
     return Case.objects.select_related("premises", "assigned_officer")
 
 
@@ -86,7 +87,7 @@ def duplicate_candidates(now=None) -> list[Case]:
     now = now or timezone.now()
     since = now - dt.timedelta(days=DUPLICATE_WINDOW_DAYS)
     return list(
-        _case_list_qs()
+        case_list_rows()
         .exclude(status=CaseStatus.DUPLICATE)
         .filter(
             ~Q(status__in=CLOSED_STATUSES)
@@ -140,7 +141,7 @@ def dashboard_for(user) -> dict:
         data["triage_count"] = triage_count()
         data["newest_reports"] = list(Report.objects.filter(case__isnull=True)[:5])
         data["my_cases"] = list(
-            _case_list_qs()
+            case_list_rows()
             .filter(assigned_officer=user)
             .exclude(status__in=CLOSED_STATUSES)
             .order_by("-opened_at")[:10]
@@ -167,7 +168,7 @@ def case_search(
 ) -> QuerySet[Case]:
     """Cases matching the search text (case number, address, tax map number, party
     name, report tracking code) and the filters. "open" as status = any open one."""
-    qs = _case_list_qs()
+    qs = case_list_rows()
     q = (q or "").strip()
     if q:
         number = CASE_NUMBER_RE.match(q)

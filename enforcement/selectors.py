@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from cases.deadlines.services import deadlines_for
 from cases.models import Deadline
+from cases.paging import rows_by_ids
 from cases.roles import Role, has_role
 from cases.selectors import present_among
 
@@ -126,13 +127,15 @@ APPEAL_SECTION_TITLES = {
 
 def appeal_section(section: str):
     """The appeals of one clerk's list (a key of APPEAL_SECTIONS), most urgent
-    first."""
+    first; read the rows to show through `appeal_rows` (cases.paging)."""
     status, order = APPEAL_SECTIONS[section]
-    return (
-        Appeal.objects.filter(status=status)
-        .select_related("notice__case", "appellant")
-        .order_by(*order)
-    )
+    return Appeal.objects.filter(status=status).order_by(*order)
+
+
+def appeal_rows():
+    """Appeals as the clerk's lists show them: with the notice's case and the
+    appellant."""
+    return Appeal.objects.select_related("notice__case", "appellant")
 
 
 def with_limits(appeals) -> list:
@@ -170,12 +173,21 @@ def appeal_clerk_lists(today=None, limit: int | None = APPEAL_SECTION_SIZE) -> d
         .annotate(n=Count("pk"))
         .order_by()
     )
-    lists = {}
+    # Each list's ids first (its status and order alone), then the rows of all
+    # three in one query: joining the notices, cases and parties before the
+    # LIMIT read every table whole (bench/).
+    ids = {}
     for key, (status, _) in APPEAL_SECTIONS.items():
-        qs = appeal_section(key)
-        lists[key] = (
-            list(qs if limit is None else qs[:limit]) if counts.get(status) else []
+        ids[key] = (
+            list(appeal_section(key)[:limit].values_list("pk", flat=True))
+            if counts.get(status)
+            else []
         )
+    rows = {
+        appeal.pk: appeal
+        for appeal in rows_by_ids(appeal_rows(), [pk for k in ids for pk in ids[k]])
+    }
+    lists = {key: [rows[pk] for pk in ids[key] if pk in rows] for key in ids}
     with_limits([a for key in APPEAL_SECTIONS for a in lists[key]])  # in place
     result = {"today": today}
     for key, (status, _) in APPEAL_SECTIONS.items():

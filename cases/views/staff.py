@@ -23,6 +23,7 @@ from ..forms import (
     TriageForm,
 )
 from ..models import Attachment, Case
+from ..paging import IdsFirstPaginator
 from ..roles import CASE_READERS, CASE_WRITERS, Role, has_role, role_required
 from ..services import (
     SAFE_INLINE_TYPES,
@@ -136,9 +137,9 @@ def case_list(request):
             "opened_from": data["opened_from"],
             "opened_to": data["opened_to"],
         }
-    page = Paginator(selectors.case_search(**filters), PAGE_SIZE).get_page(
-        request.GET.get("page")
-    )
+    page = IdsFirstPaginator(
+        selectors.case_search(**filters), PAGE_SIZE, rows=selectors.case_list_rows()
+    ).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     return render(

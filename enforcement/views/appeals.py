@@ -1,13 +1,13 @@
 """The clerk's appeal screens (clerk and SMO record; others 403)."""
 
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cases.models import Party
+from cases.paging import IdsFirstPaginator
 from cases.roles import role_required
 
 from .. import selectors
@@ -36,8 +36,10 @@ def appeal_list(request):
         return render(
             request, "enforcement/appeal_list.html", selectors.appeal_clerk_lists()
         )
-    page = Paginator(
-        selectors.appeal_section(section), selectors.APPEAL_SECTION_SIZE
+    page = IdsFirstPaginator(
+        selectors.appeal_section(section),
+        selectors.APPEAL_SECTION_SIZE,
+        rows=selectors.appeal_rows(),
     ).get_page(request.GET.get("page"))
     appeals = selectors.with_limits(page.object_list)
     return render(
