@@ -7,10 +7,11 @@ name neighbours), no photos, no case number or staff-only notes."""
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
 
-from ..models import PollutantCategory, Report
-from ..reports import public_status
+from ..models import PollutantCategory
 from ..reports.forms import COLOUR_CHOICES, FLOW_CHOICES, ODOUR_CHOICES
+from ..reports.selectors import Open311Row
 from .serializers import iso
 
 SPEC_URL = "http://wiki.open311.org/GeoReport_v2"
@@ -103,53 +104,36 @@ def definition(category: PollutantCategory) -> dict:
     return {"service_code": category.code, "attributes": attributes}
 
 
-def _service_code(report: Report) -> str:
-    if report.service_code:
-        return report.service_code
-    categories = getattr(report, "prefetched_categories", None)
-    if categories is None:
-        categories = list(report.pollutant_categories.all())
-    return categories[0].code if categories else "other"
+def service_requests(rows: list[Open311Row]) -> list[dict]:
+    """The reports as GeoReport v2 service requests."""
+    names = service_names()
+    zone = timezone.get_current_timezone()
+    return [service_request(row, names, zone) for row in rows]
 
 
-def _status_notes(report: Report, status) -> str:
-    case = public_status.effective_case(report.case)
-    notes = getattr(case, "public_notes", None) if case is not None else None
-    if notes:
-        return notes[-1].text
-    return status.explanation
-
-
-def _updated(report: Report):
-    case = public_status.effective_case(report.case)
-    moments = [report.received_at, report.attached_at]
-    if case is not None:
-        moments.append(case.closed_at)
-        moments.extend(n.created_at for n in getattr(case, "public_notes", []))
-    return max(m for m in moments if m is not None)
-
-
-def service_request(report: Report, names: dict[str, str]) -> dict:
+def service_request(row: Open311Row, names: dict[str, str], zone) -> dict:
     """One report as a GeoReport v2 service request (public facts only)."""
-    status = public_status.for_report(report)
-    code = _service_code(report)
+    status = row.status
+    notes = row.public_notes[-1][0] if row.public_notes else status.explanation
+    moments = [row.received_at, row.attached_at, row.closed_at]
+    moments.extend(created_at for _, created_at in row.public_notes)
     return {
-        "service_request_id": str(report.pk),
+        "service_request_id": str(row.pk),
         "status": status.open311,
-        "status_notes": f"{status.label}. {_status_notes(report, status)}",
-        "service_name": names.get(code, code),
-        "service_code": code,
+        "status_notes": f"{status.label}. {notes}",
+        "service_name": names.get(row.service_code, row.service_code),
+        "service_code": row.service_code,
         "description": None,
         "agency_responsible": AGENCY,
         "service_notice": None,
-        "requested_datetime": iso(report.received_at),
-        "updated_datetime": iso(_updated(report)),
+        "requested_datetime": iso(row.received_at, zone),
+        "updated_datetime": iso(max(m for m in moments if m is not None), zone),
         "expected_datetime": None,
-        "address": report.address or None,
+        "address": row.address or None,
         "address_id": None,
         "zipcode": None,
-        "lat": float(report.latitude) if report.latitude is not None else None,
-        "long": float(report.longitude) if report.longitude is not None else None,
+        "lat": float(row.latitude) if row.latitude is not None else None,
+        "long": float(row.longitude) if row.longitude is not None else None,
         "media_url": None,
     }
 

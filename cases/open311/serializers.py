@@ -25,11 +25,13 @@ XML_ITEM_TAGS = {
 }
 
 
-def iso(dt: datetime | None) -> str | None:
-    """2026-05-04T09:30:00-04:00 (the village's zone, with its offset)."""
+def iso(dt: datetime | None, zone=None) -> str | None:
+    """2026-05-04T09:30:00-04:00 (the village's zone, with its offset). A list
+    passes `zone` (timezone.get_current_timezone()) once for all its rows."""
     if dt is None:
         return None
-    return timezone.localtime(dt).replace(microsecond=0).isoformat()
+    zone = zone or timezone.get_current_timezone()
+    return dt.astimezone(zone).replace(microsecond=0).isoformat()
 
 
 def _text(value) -> str:

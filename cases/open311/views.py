@@ -97,7 +97,6 @@ def _split(raw: str) -> list[str]:
 
 def _list_requests(request, fmt):
     params = request.GET
-    names = documents.service_names()
     ids_raw = _split(params.get("service_request_id", ""))
     if ids_raw:
         # The spec: with service_request_id, the other parameters are ignored.
@@ -106,9 +105,7 @@ def _list_requests(request, fmt):
                 fmt, 400, "service_request_id must be numbers, comma-separated."
             )
         rows = selectors.open311_requests(ids=[int(i) for i in ids_raw[:MAX_RESULTS]])
-        return respond(
-            fmt, "service_requests", [documents.service_request(r, names) for r in rows]
-        )
+        return respond(fmt, "service_requests", documents.service_requests(rows))
     problems = []
     start = end = None
     for name in ("start_date", "end_date"):
@@ -141,9 +138,7 @@ def _list_requests(request, fmt):
         statuses=statuses,
         limit=MAX_RESULTS,
     )
-    return respond(
-        fmt, "service_requests", [documents.service_request(r, names) for r in rows]
-    )
+    return respond(fmt, "service_requests", documents.service_requests(rows))
 
 
 @require_GET
@@ -151,10 +146,7 @@ def request_detail(request, pk, fmt):
     rows = selectors.open311_requests(ids=[int(pk)])
     if not rows:
         return error(fmt, 404, f"service_request_id {pk} was not found.")
-    names = documents.service_names()
-    return respond(
-        fmt, "service_requests", [documents.service_request(r, names) for r in rows]
-    )
+    return respond(fmt, "service_requests", documents.service_requests(rows))
 
 
 @require_GET

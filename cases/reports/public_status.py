@@ -93,11 +93,22 @@ def effective_case(case):
     return case
 
 
+def for_statuses(case_status: str | None, merged_into_status: str | None = None):
+    """The public status of a report on a case in `case_status` (None: in the
+    triage queue) merged, if a duplicate, into a case in `merged_into_status`:
+    `for_case` on plain values, for lists read as rows (Open311)."""
+    if case_status is None:
+        return RECEIVED
+    if case_status == CaseStatus.DUPLICATE and merged_into_status is not None:
+        case_status = merged_into_status
+    return BY_CASE_STATUS.get(case_status, RECEIVED)
+
+
 def for_case(case) -> PublicStatus:
-    case = effective_case(case)
     if case is None:
         return RECEIVED
-    return BY_CASE_STATUS.get(case.status, RECEIVED)
+    followed = effective_case(case)
+    return for_statuses(case.status, followed.status if followed is not case else None)
 
 
 def for_report(report) -> PublicStatus:

@@ -4,8 +4,9 @@ the triage queue and the Open311 listing (constant query count)."""
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Q, QuerySet
 
 from ..models import (
     CLOSED_STATUSES,
@@ -103,12 +104,39 @@ def report_for_staff(pk: int) -> Report | None:
 
 
 # --- Open311 -----------------------------------------------------------------
-def _public_notes_prefetch(prefix: str) -> Prefetch:
-    return Prefetch(
-        f"{prefix}notes",
-        queryset=Note.objects.filter(public=True).order_by("created_at"),
-        to_attr="public_notes",
-    )
+@dataclass(frozen=True, slots=True)
+class Open311Row:
+    """A report's public facts, as the Open311 list reads them: plain values,
+    not model instances (1,000 reports with their cases, categories and notes
+    were ~2,000 models and most of the list's time; bench/)."""
+
+    pk: int
+    service_code: str  # the report's own, else its first category's, else "other"
+    received_at: datetime
+    attached_at: datetime | None
+    address: str
+    latitude: Decimal | None
+    longitude: Decimal | None
+    status: public_status.PublicStatus
+    closed_at: datetime | None  # of the case the resident follows
+    public_notes: tuple[tuple[str, datetime], ...]  # (text, created_at), oldest first
+
+
+_OPEN311_FIELDS = (
+    "pk",
+    "service_code",
+    "received_at",
+    "attached_at",
+    "address",
+    "latitude",
+    "longitude",
+    "case_id",
+    "case__status",
+    "case__closed_at",
+    "case__merged_into_id",
+    "case__merged_into__status",
+    "case__merged_into__closed_at",
+)
 
 
 def open311_requests(
@@ -119,21 +147,11 @@ def open311_requests(
     end: datetime | None = None,
     statuses: list[str] | None = None,
     limit: int = 1000,
-) -> list[Report]:
-    """Reports as Open311 service requests, newest first. The same number of
-    queries whatever the number of rows."""
-    # to_attr: a plain list per report; prefetching into the related manager
-    # clones a queryset for each of the 1,000 reports (~half the time of the
-    # Open311 list, bench/).
-    qs = Report.objects.select_related("case", "case__merged_into").prefetch_related(
-        Prefetch(
-            "pollutant_categories",
-            queryset=PollutantCategory.objects.all(),
-            to_attr="prefetched_categories",
-        ),
-        _public_notes_prefetch("case__"),
-        _public_notes_prefetch("case__merged_into__"),
-    )
+) -> list[Open311Row]:
+    """Reports as Open311 service requests, newest first: three queries whatever
+    the number of rows (reports with their cases, first categories, public
+    notes)."""
+    qs = Report.objects.all()
     if ids is not None:
         qs = qs.filter(pk__in=ids)
     else:
@@ -146,7 +164,57 @@ def open311_requests(
         if statuses and set(statuses) != {"open", "closed"}:
             closed = closed_q()
             qs = qs.filter(closed if "closed" in statuses else ~closed)
-    return list(qs.order_by("-received_at", "-pk")[:limit])
+    reports = list(qs.order_by("-received_at", "-pk").values(*_OPEN311_FIELDS)[:limit])
+    # A duplicate follows the case it was merged into (public_status.effective_case).
+    merged = {
+        r["pk"]
+        for r in reports
+        if r["case__status"] == CaseStatus.DUPLICATE and r["case__merged_into_id"]
+    }
+    followed = {
+        r["pk"]: r["case__merged_into_id"] if r["pk"] in merged else r["case_id"]
+        for r in reports
+    }
+    first_category = {}
+    uncoded = [r["pk"] for r in reports if not r["service_code"]]
+    if uncoded:
+        pairs = PollutantCategory.objects.filter(report__in=uncoded).values_list(
+            "report", "code"
+        )  # in the categories' order
+        for report_pk, code in pairs:
+            first_category.setdefault(report_pk, code)
+    notes = {}
+    case_ids = {pk for pk in followed.values() if pk is not None}
+    if case_ids:
+        for case_id, text, created_at in (
+            Note.objects.filter(public=True, case_id__in=case_ids)
+            .order_by("created_at", "pk")
+            .values_list("case_id", "text", "created_at")
+        ):
+            notes.setdefault(case_id, []).append((text, created_at))
+    rows = []
+    for r in reports:
+        into = r["pk"] in merged
+        rows.append(
+            Open311Row(
+                pk=r["pk"],
+                service_code=r["service_code"] or first_category.get(r["pk"], "other"),
+                received_at=r["received_at"],
+                attached_at=r["attached_at"],
+                address=r["address"],
+                latitude=r["latitude"],
+                longitude=r["longitude"],
+                status=public_status.for_statuses(
+                    r["case__status"],
+                    r["case__merged_into__status"] if into else None,
+                ),
+                closed_at=r[
+                    "case__merged_into__closed_at" if into else "case__closed_at"
+                ],
+                public_notes=tuple(notes.get(followed[r["pk"]], ())),
+            )
+        )
+    return rows
 
 
 def closed_q() -> Q:

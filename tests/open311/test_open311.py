@@ -476,3 +476,65 @@ def test_open311_round_trip_with_demo_key(client):
     request_id = created.json()[0]["service_request_id"]
     row = client.get(f"{BASE}/requests/{request_id}.json").json()[0]
     assert row["status"] == "open" and row["address"] == "Sound Road"
+
+
+def test_a_merged_duplicate_follows_the_case_it_was_merged_into(client, smo_user):
+    """The list reads plain rows (bench/), yet says what the status page says:
+    the merged report shows the main case's status, public note and dates."""
+    from cases.reports import public_status
+    from cases.services import case_open
+
+    report = web_report()
+    duplicate = open_case_for(report, smo_user)
+    main = case_open(actor=smo_user, source="web", summary="Main case")
+    case_run_transition(case=main, transition="start_investigation", actor=smo_user)
+    case_run_transition(
+        case=duplicate, transition="mark_duplicate", actor=smo_user, merged_into=main
+    )
+    note = Note.objects.create(
+        case=main, author=smo_user, text="Crew on site Monday.", public=True
+    )
+    Note.objects.create(
+        case=duplicate, author=smo_user, text="Same pipe as the other.", public=True
+    )
+    row = client.get(f"{BASE}/requests/{report.pk}.json").json()[0]
+    report.refresh_from_db()
+    shown = public_status.for_report(report)
+    assert shown.key == "investigating"
+    assert row["status"] == "open"
+    assert row["status_notes"] == f"{shown.label}. Crew on site Monday."
+    updated = timezone.datetime.fromisoformat(row["updated_datetime"])
+    assert updated == note.created_at.replace(microsecond=0)
+
+    case_run_transition(
+        case=main,
+        transition="close_unfounded",
+        actor=smo_user,
+        closing_reason="Nothing found",
+    )
+    listed = {
+        r["service_request_id"]: r for r in client.get(f"{BASE}/requests.json").json()
+    }
+    assert listed[str(report.pk)]["status"] == "closed"
+    assert listed[str(report.pk)]["status_notes"].startswith(
+        "Closed — not a violation."
+    )
+
+
+def test_a_report_without_a_service_code_is_listed_under_its_first_category(client):
+    report = report_submit(
+        channel=Report.Channel.WEB,
+        fields={"description": "two kinds", "address": "1 Main Street"},
+        pollutant_categories=[category("sewage"), category("pool-water")],
+    )
+    first = report.pollutant_categories.all()[0].code  # the categories' own order
+    row = client.get(f"{BASE}/requests/{report.pk}.json").json()[0]
+    assert row["service_code"] == first
+    bare = report_submit(
+        channel=Report.Channel.WEB,
+        fields={"description": "no kind", "address": "2 Main Street"},
+        pollutant_categories=[],
+    )
+    assert client.get(f"{BASE}/requests/{bare.pk}.json").json()[0]["service_code"] == (
+        "other"
+    )
