@@ -386,10 +386,11 @@ def main(argv=None):
     seconds = 10.0
     if "--seconds" in argv:
         seconds = float(argv[argv.index("--seconds") + 1])
-    import django
-
-    django.setup()
     from django.db import connection
+
+    # The application as the server loads it (django.setup, the URLconf, the
+    # startup objects frozen out of the garbage collector: poquott_ms4/wsgi.py).
+    import poquott_ms4.wsgi  # noqa: F401
 
     if connection.vendor != "postgresql":
         sys.exit("bench needs PostgreSQL: set DATABASE_URL=postgres://...")
