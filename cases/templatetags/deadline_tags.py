@@ -2,9 +2,9 @@
 never compute dates here)."""
 
 from django import template
-from django.template.loader import render_to_string
 
 from ..deadlines import selectors
+from ..panels import render_panel
 from ..roles import Role, has_role
 
 register = template.Library()
@@ -20,9 +20,9 @@ def dashboard_deadline_panels(context):
     if user is None or not user.is_authenticated:
         return ""
     if not has_role(user, Role.SMO, Role.CLERK):
-        return render_to_string("deadlines/_dashboard_feed_only.html", request=request)
+        return render_panel(context, "deadlines/_dashboard_feed_only.html")
     panels = selectors.dashboard_panels(user, limit=selectors.DASHBOARD_PANEL_SIZE)
-    return render_to_string("deadlines/_dashboard_panels.html", panels, request=request)
+    return render_panel(context, "deadlines/_dashboard_panels.html", panels)
 
 
 @register.simple_tag(takes_context=True)
@@ -31,12 +31,12 @@ def case_deadlines_panel(context, case):
     reminders sent about each."""
     request = context.get("request")
     user = context.get("user") or getattr(request, "user", None)
-    return render_to_string(
+    return render_panel(
+        context,
         "deadlines/_case_panel.html",
         {
             "deadlines": list(selectors.case_deadlines(case)),
             "today": selectors.today(),
             "linkable": has_role(user, Role.SMO, Role.CLERK),
         },
-        request=request,
     )

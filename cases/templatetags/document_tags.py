@@ -1,9 +1,9 @@
 """The documents panel of the case page."""
 
 from django import template
-from django.template.loader import render_to_string
 
 from ..documents.selectors import documents_for_case
+from ..panels import render_panel
 from ..roles import CASE_READERS, has_role
 
 register = template.Library()
@@ -18,8 +18,8 @@ def case_documents_panel(context, case):
     user = getattr(request, "user", None) or context.get("user")
     if user is None or not has_role(user, *CASE_READERS):
         return ""
-    return render_to_string(
+    return render_panel(
+        context,
         "documents/staff/case_panel.html",
         {"documents": list(documents_for_case(case))},
-        request=request,
     )

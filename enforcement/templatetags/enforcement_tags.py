@@ -1,9 +1,9 @@
 """Panels the enforcement app adds to other pages (the case page)."""
 
 from django import template
-from django.template.loader import render_to_string
 
 from cases.citations import UnknownCitation, citation
+from cases.panels import render_panel
 from cases.roles import Role, has_role
 
 from .. import selectors
@@ -46,7 +46,8 @@ def case_enforcement_panel(context, case):
         cumulative = citation("R-REM-1").notice_text
     except UnknownCitation:
         cumulative = ""
-    return render_to_string(
+    return render_panel(
+        context,
         "enforcement/_panel.html",
         {
             "case": case,
@@ -59,5 +60,4 @@ def case_enforcement_panel(context, case):
             "starts": STARTS,
             "cumulative": cumulative,
         },
-        request=request,
     )

@@ -4,9 +4,9 @@ correction") button for the roles that may issue it, and every version issued
 with its status and download link."""
 
 from django import template
-from django.template.loader import render_to_string
 
 from cases.documents.contracts import DocumentKind
+from cases.panels import render_panel
 from cases.roles import CASE_READERS, has_role
 
 from ..documents import document_actions
@@ -31,7 +31,8 @@ def record_documents(context, record):
         return ""  # a record without documents (e.g. an injunction referral)
     else:
         kinds = SOURCES[word][1]
-    return render_to_string(
+    return render_panel(
+        context,
         "enforcement/_record_documents.html",
         {
             "rows": document_actions(user, record, kinds),
@@ -39,5 +40,4 @@ def record_documents(context, record):
             "record": record,
             "here": request.get_full_path() if request else "",
         },
-        request=request,
     )

@@ -1,8 +1,8 @@
 """Panels the inspections app adds to other pages (the case page)."""
 
 from django import template
-from django.template.loader import render_to_string
 
+from cases.panels import render_panel
 from cases.roles import CASE_READERS, has_role
 
 from ..selectors import case_records
@@ -18,6 +18,4 @@ def case_inspections_panel(context, case):
     user = getattr(request, "user", None) or context.get("user")
     if not has_role(user, *CASE_READERS):
         return ""
-    return render_to_string(
-        "inspections/_case_panel.html", case_records(case), request=request
-    )
+    return render_panel(context, "inspections/_case_panel.html", case_records(case))

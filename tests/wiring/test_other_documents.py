@@ -327,3 +327,30 @@ def test_a_document_of_another_record_is_not_found(suspension, client_as):
         args=["suspension", suspension.pk, DocumentKind.APPEAL_DECISION],
     )
     assert client_as("smo").post(url).status_code == 404
+
+
+def test_the_documents_panel_form_carries_the_pages_csrf_token(
+    decided_appeal, clerk_user
+):
+    """The panel is rendered inside the page's context (cases.panels), not a
+    fresh one: its form must still post with the page's CSRF token."""
+    import re
+
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(clerk_user)
+    page = client.get(reverse("enforcement:appeal_detail", args=[decided_appeal.pk]))
+    issue = reverse(
+        "enforcement:document_issue",
+        args=["appeal", decided_appeal.pk, DocumentKind.APPEAL_DECISION],
+    )
+    form = re.search(
+        rf'<form method="post" action="{re.escape(issue)}">\s*'
+        r'<input type="hidden" name="csrfmiddlewaretoken" value="([^"]+)"',
+        page.content.decode(),
+    )
+    assert form, "the Documents panel has no issue form with a CSRF token"
+    response = client.post(issue, {"csrfmiddlewaretoken": form.group(1)})
+    assert response.status_code == 302
+    assert IssuedDocument.objects.filter(kind=DocumentKind.APPEAL_DECISION).exists()
