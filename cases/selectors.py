@@ -6,7 +6,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from django.db.models import Exists, Q, QuerySet
+from django.db.models import Count, Exists, Q, QuerySet, Window
 from django.utils import timezone
 
 from .models import (
@@ -297,14 +297,18 @@ def case_timeline_page(case: Case, *, show_all: bool = False) -> dict:
     """The chronology for the case page: the most recent TIMELINE_RECENT events
     (oldest first among them) unless `show_all`, with the total count so the page
     can offer the whole, printable chronology one click away."""
-    total = case.events.count()
-    events = case.events.values_list(*_CHRONOLOGY_FIELDS)
-    if show_all or total <= TIMELINE_RECENT:
+    # The total rides along with the rows (a window over all of the case's
+    # events, before the LIMIT): one query.
+    events = case.events.annotate(total=Window(Count("pk"))).values_list(
+        *_CHRONOLOGY_FIELDS, "total"
+    )
+    if show_all:
         rows = list(events.order_by("at", "id"))
     else:
         rows = list(events.order_by("-at", "-id")[:TIMELINE_RECENT])[::-1]
+    total = rows[0][-1] if rows else 0
     return {
-        "events": _chronology_entries(rows),
+        "events": _chronology_entries(row[:-1] for row in rows),
         "total": total,
         "truncated": len(rows) < total,
         "show_all": show_all and total > TIMELINE_RECENT,

@@ -2,7 +2,7 @@
 what awaits a sign-off, the continued-violation count."""
 
 from django.contrib.contenttypes.models import ContentType
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from cases.deadlines.services import deadlines_for
@@ -55,10 +55,13 @@ def case_enforcement(case) -> dict:
         case.notices.select_related(
             "recipient", "supersedes", "superseded_by"
         ).prefetch_related(
-            "requirements",
             Prefetch("appeals", queryset=Appeal.objects.select_related("appellant")),
         )
     )
+    # Only a draft's transitions read its requirements (issue: R-NOV-1).
+    drafts = [n for n in notices if n.status == NoticeStatus.DRAFT]
+    if drafts:
+        prefetch_related_objects(drafts, "requirements")
     if notices:
         by_notice = {n.pk: [] for n in notices}
         for deadline in (

@@ -53,3 +53,21 @@ def test_case_page_costs_the_same_for_one_and_three_notices(
     for notice in NoticeOfViolation.objects.filter(case=confirmed_case):
         assert f"NOV-{notice.pk}" in page
         assert notice.compliance_deadline().label in page
+
+
+def test_a_draft_offers_issue_only_with_its_requirements(
+    client_as, confirmed_case, smo_user
+):
+    """Requirements are read for drafts only (issuing needs one, R-NOV-1)."""
+    client = client_as("smo")
+    with_requirements = draft(confirmed_case, smo_user)
+    without = draft(confirmed_case, smo_user)
+    without.requirements.all().delete()  # a draft's requirements may change
+    _, page = _case_page_queries(client, confirmed_case)
+
+    def line_of(notice):
+        start = page.index(f">NOV-{notice.pk}<")
+        return page[start : page.index("</li>", start)]
+
+    assert "Issue the notice" in line_of(with_requirements)
+    assert "Issue the notice" not in line_of(without)
