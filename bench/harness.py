@@ -49,6 +49,10 @@ def time_requests(client: Client, url: str, n: int, warmup: int = 3):
 
 def measure_page(name, client, url, floor_ms, n=50) -> PageResult:
     timings, counts, status = time_requests(client, url, n)
+    return result_of(name, timings, counts, status, floor_ms)
+
+
+def result_of(name, timings, counts, status, floor_ms) -> PageResult:
     return PageResult(
         name=name,
         median_ms=statistics.median(timings),
@@ -58,3 +62,39 @@ def measure_page(name, client, url, floor_ms, n=50) -> PageResult:
         floor_median_ms=floor_ms,
         status=status,
     )
+
+
+def measure_pages_round_robin(pages, n: int, warmup: int = 3) -> list[PageResult]:
+    """`pages`: (name, client, url, floor_ms). One request of each page in turn,
+    `n` rounds: a slow spell of a shared machine spreads over every page instead
+    of landing on whichever page was being measured."""
+    for _name, client, url, _floor in pages:
+        for _ in range(warmup):
+            client.get(url)
+    samples = {name: ([], set(), 0) for name, *_ in pages}
+    for _ in range(n):
+        for name, client, url, _floor in pages:
+            reset_queries()
+            with CaptureQueriesContext(connection) as ctx:
+                start = time.perf_counter()
+                response = client.get(url)
+                elapsed = (time.perf_counter() - start) * 1000
+            timings, counts, _ = samples[name]
+            timings.append(elapsed)
+            counts.add(len(ctx.captured_queries))
+            samples[name] = (timings, counts, response.status_code)
+    return [
+        result_of(name, *samples[name], floor_ms) for name, _c, _u, floor_ms in pages
+    ]
+
+
+def calibration_ms(runs: int = 5) -> float:
+    """How fast this machine's CPU is right now: the median time of a fixed
+    pure-Python loop. Runs on a shared machine differ by this much before any
+    change of ours (the table prints it)."""
+    timings = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        sum(i * i for i in range(1_000_000))
+        timings.append((time.perf_counter() - start) * 1000)
+    return statistics.median(timings)

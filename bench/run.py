@@ -64,7 +64,7 @@ def measure_pages(n: int):
     from django.contrib.auth.models import User
     from django.test import Client
 
-    from bench.harness import measure_page
+    from bench.harness import measure_page, measure_pages_round_robin
     from cases.models import Case, Report
     from enforcement.models import Appeal
 
@@ -117,14 +117,17 @@ def measure_pages(n: int):
             "anon",
         ),
     ]
-    results = []
-    for name, client, url, who in pages:
-        floor = floors[who]
-        r = measure_page(name, client, url, floor.median_ms, n=n)
+    results = measure_pages_round_robin(
+        [
+            (name, client, url, floors[who].median_ms)
+            for name, client, url, who in pages
+        ],
+        n=n,
+    )
+    for r, (_name, _client, url, _who) in zip(results, pages, strict=True):
         r.url = url
-        results.append(r)
         print(
-            f"  {name}: median {r.median_ms:.1f} ms, p95 {r.p95_ms:.1f} ms, "
+            f"  {r.name}: median {r.median_ms:.1f} ms, p95 {r.p95_ms:.1f} ms, "
             f"{r.queries} queries{' (VARY)' if r.queries_vary else ''}, "
             f"status {r.status}"
         )
@@ -377,7 +380,7 @@ def table(pages, sweep, notice, loads) -> list[str]:
     return rows
 
 
-def write_results(lines, meta, seed_info, notes_path=None):
+def write_results(lines, meta, seed_info, calibration):
     notes = ""
     notes_file = ROOT / "bench" / "NOTES.md"
     if notes_file.exists():
@@ -389,12 +392,16 @@ def write_results(lines, meta, seed_info, notes_path=None):
         f"Date: {dt.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}  ",
         f"Machine: {m['nproc']} CPUs ({m['cpu']}), {m['memory']} memory  ",
         "Versions: " + ", ".join(f"{k} {val}" for k, val in v.items()) + "  ",
-        f"Data set: {seed_info}",
+        f"Data set: {seed_info}  ",
+        f"CPU check (a fixed pure-Python loop, median of 5): {calibration[0]:.0f} ms "
+        f"before, {calibration[-1]:.0f} ms after the run. This shared machine's "
+        "speed drifts; compare runs with this figure beside them.",
         "",
         "Server time = in-process request through the whole middleware stack "
         "(django.test.Client, DEBUG off, PostgreSQL on 127.0.0.1). The floor is a "
         "bare Django view (no template, no query) measured the same way, signed in "
-        "as the same user.",
+        "as the same user. The pages are measured in turn, one request each per "
+        "round, so a slow spell of the machine is shared by all of them.",
         "",
         *lines,
         notes,
@@ -431,6 +438,10 @@ def main(argv=None):
         f"{Appeal.objects.count():,} appeals (seeded by COPY in {seed_s:.0f} s, "
         "fixed random seed)."
     )
+    from bench.harness import calibration_ms
+
+    calibration = [calibration_ms()]
+    print(f"CPU check: {calibration[0]:.0f} ms")
     print("Pages (in-process):")
     pages, _floors = measure_pages(n=int(os.environ.get("BENCH_PAGE_RUNS", "60")))
     print("Reminder sweep:")
@@ -448,10 +459,11 @@ def main(argv=None):
     )
     print(f"Load ({seconds:.0f} s each, gunicorn on 127.0.0.1):")
     loads = measure_load(seconds, threads=8)
+    calibration.append(calibration_ms())
     lines = table(pages, sweep, notice, loads)
     print()
     print("\n".join(lines))
-    write_results(lines, (machine(), versions()), seed_info)
+    write_results(lines, (machine(), versions()), seed_info, calibration)
     print(f"\nWrote {RESULTS.relative_to(ROOT)}")
 
 
