@@ -236,3 +236,33 @@ def test_dashboard_panels_without_overflow_have_no_see_all_link(smo_user):
     deadline_on(timezone.localdate() - dt.timedelta(days=1))
     html = _render("{% dashboard_deadline_panels %}", smo_user)
     assert "See all" not in html
+
+
+def test_dashboard_panels_edges_and_constant_queries(smo_user):
+    """Overdue = open and due before today; this week = today and the six days
+    after; a met deadline is in neither. Three queries for 3 deadlines or 30."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from cases.models import Deadline
+
+    today = timezone.localdate()
+    yesterday = deadline_on(today - dt.timedelta(days=1), purpose="yesterday")
+    due_today = deadline_on(today, purpose="today")
+    sixth = deadline_on(today + dt.timedelta(days=6), purpose="sixth")
+    deadline_on(today + dt.timedelta(days=7), purpose="seventh")
+    met = deadline_on(today - dt.timedelta(days=2), purpose="met")
+    Deadline.objects.filter(pk=met.pk).update(status=Deadline.Status.MET)
+
+    selectors.dashboard_panels(smo_user, limit=10)  # the user's roles, once
+    with CaptureQueriesContext(connection) as few:
+        panels = selectors.dashboard_panels(smo_user, limit=10)
+    assert [d.pk for d in panels["overdue"]] == [yesterday.pk]
+    assert [d.pk for d in panels["due_this_week"]] == [due_today.pk, sixth.pk]
+    assert (panels["overdue_count"], panels["due_this_week_count"]) == (1, 2)
+
+    for i in range(30):
+        deadline_on(today + dt.timedelta(days=i % 14 - 7), purpose=f"more-{i}")
+    with CaptureQueriesContext(connection) as many:
+        selectors.dashboard_panels(smo_user, limit=10)
+    assert len(few) == len(many) == 3
