@@ -17,13 +17,6 @@ def rows_by_ids(rows: QuerySet, ids: list) -> list:
     return [by_pk[pk] for pk in ids if pk in by_pk]
 
 
-def first_rows(qs: QuerySet, limit: int, rows: QuerySet | None = None) -> list:
-    """The first `limit` rows of the ordered `qs`, read ids first; the rows are
-    read from `rows` (what to join), by default `qs` itself."""
-    ids = list(qs.values_list("pk", flat=True)[:limit])
-    return rows_by_ids(qs if rows is None else rows, ids)
-
-
 class IdsFirstPaginator(Paginator):
     """Django's Paginator over an ordered queryset, reading each page as its ids,
     then the rows from `rows`: a queryset of the same model with the relations
