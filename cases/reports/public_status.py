@@ -83,32 +83,31 @@ ALL = (
 )
 
 
+def follows_merged(case_status: str, merged_into_id) -> bool:
+    """Whether a report on a case in `case_status`, merged into `merged_into_id`,
+    follows that other case: a duplicate follows the case it was merged into
+    (one hop; the Open311 status filter uses the same rule)."""
+    return case_status == CaseStatus.DUPLICATE and bool(merged_into_id)
+
+
 def effective_case(case):
-    """The case whose progress the resident follows: a duplicate follows the case
-    it was merged into (one hop; the Open311 status filter uses the same rule)."""
+    """The case whose progress the resident follows (`follows_merged`)."""
     if case is None:
         return None
-    if case.status == CaseStatus.DUPLICATE and case.merged_into_id:
+    if follows_merged(case.status, case.merged_into_id):
         return case.merged_into
     return case
 
 
-def for_statuses(case_status: str | None, merged_into_status: str | None = None):
-    """The public status of a report on a case in `case_status` (None: in the
-    triage queue) merged, if a duplicate, into a case in `merged_into_status`:
-    `for_case` on plain values, for lists read as rows (Open311)."""
-    if case_status is None:
-        return RECEIVED
-    if case_status == CaseStatus.DUPLICATE and merged_into_status is not None:
-        case_status = merged_into_status
-    return BY_CASE_STATUS.get(case_status, RECEIVED)
+def for_case_status(status: str | None) -> PublicStatus:
+    """The public status of a report whose followed case is in `status` (None:
+    in the triage queue): `for_case` on plain values, for lists read as rows."""
+    return BY_CASE_STATUS.get(status, RECEIVED) if status else RECEIVED
 
 
 def for_case(case) -> PublicStatus:
-    if case is None:
-        return RECEIVED
-    followed = effective_case(case)
-    return for_statuses(case.status, followed.status if followed is not case else None)
+    case = effective_case(case)
+    return for_case_status(case.status if case is not None else None)
 
 
 def for_report(report) -> PublicStatus:

@@ -169,7 +169,7 @@ def open311_requests(
     merged = {
         r["pk"]
         for r in reports
-        if r["case__status"] == CaseStatus.DUPLICATE and r["case__merged_into_id"]
+        if public_status.follows_merged(r["case__status"], r["case__merged_into_id"])
     }
     followed = {
         r["pk"]: r["case__merged_into_id"] if r["pk"] in merged else r["case_id"]
@@ -204,9 +204,8 @@ def open311_requests(
                 address=r["address"],
                 latitude=r["latitude"],
                 longitude=r["longitude"],
-                status=public_status.for_statuses(
-                    r["case__status"],
-                    r["case__merged_into__status"] if into else None,
+                status=public_status.for_case_status(
+                    r["case__merged_into__status"] if into else r["case__status"]
                 ),
                 closed_at=r[
                     "case__merged_into__closed_at" if into else "case__closed_at"
