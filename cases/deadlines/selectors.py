@@ -53,17 +53,21 @@ def deadlines_of_user(user) -> QuerySet:
     return _with_relations(Deadline.objects.filter(q))
 
 
+def due_window(on: dt.date | None = None) -> tuple[dt.date, dt.date]:
+    """(start, end): an open deadline due before `start` (today) is overdue; one
+    due from `start` up to, not including, `end` is due this week."""
+    start = on or today()
+    return start, start + dt.timedelta(days=DUE_SOON_DAYS)
+
+
 def overdue(qs: QuerySet, on: dt.date | None = None) -> QuerySet:
-    return qs.filter(status=Deadline.Status.OPEN, due_date__lt=on or today())
+    start, _ = due_window(on)
+    return qs.filter(status=Deadline.Status.OPEN, due_date__lt=start)
 
 
 def due_this_week(qs: QuerySet, on: dt.date | None = None) -> QuerySet:
-    start = on or today()
-    return qs.filter(
-        status=Deadline.Status.OPEN,
-        due_date__gte=start,
-        due_date__lt=start + dt.timedelta(days=DUE_SOON_DAYS),
-    )
+    start, end = due_window(on)
+    return qs.filter(status=Deadline.Status.OPEN, due_date__gte=start, due_date__lt=end)
 
 
 DASHBOARD_PANEL_SIZE = 10  # the most urgent in each panel; "See all" for the rest
@@ -74,17 +78,15 @@ def dashboard_panels(user, on: dt.date | None = None, limit: int | None = None) 
     "due_this_week_count": n} for the dashboard and digest. Most urgent first
     (earliest due date); `limit` keeps only that many in each list (the dashboard),
     the counts are always of all of them."""
-    start = on or today()
-    week_end = start + dt.timedelta(days=DUE_SOON_DAYS)
+    start, _ = due_window(on)
     # The open deadlines that are due are few, but PostgreSQL cannot tell from its
     # statistics (most deadlines are past due yet closed) and joined every case
     # (90 ms at 50,000 cases, bench/ issue 9). So: their ids from the partial
     # index; which of them are the user's, as (id, due date) only; then the rows
     # shown. Three queries, whatever the number of deadlines.
+    every = Deadline.objects.all()
     due_ids = list(
-        Deadline.objects.filter(
-            status=Deadline.Status.OPEN, due_date__lt=week_end
-        ).values_list("pk", flat=True)
+        (overdue(every, on) | due_this_week(every, on)).values_list("pk", flat=True)
     )
     users = (
         deadlines_of_user(user)
