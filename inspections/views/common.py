@@ -72,6 +72,18 @@ def _simple_action(request, call, success: str):
     return result
 
 
+LINKED_RECORDS = ("premises", "facility", "case")
+
+
+def _linked_initial(request, **initial) -> dict:
+    """`initial` plus the premises, facility or case the page was opened from
+    (?premises=…, ?facility=…, ?case=…)."""
+    for key in LINKED_RECORDS:
+        if request.GET.get(key):
+            initial[key] = request.GET[key]
+    return initial
+
+
 def _form_page(request, template, form, **context):
     return render(request, template, {"form": form, **context})
 

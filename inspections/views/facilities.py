@@ -18,6 +18,7 @@ from ..models import (
 from .common import (
     _attempt,
     _form_page,
+    _linked_initial,
     _simple_action,
     staff_page,
 )
@@ -155,10 +156,9 @@ def equipment_detail(request, pk):
 
 @staff_page
 def bmp_new(request):
-    initial = {"required_on": timezone.localdate(), "days_to_implement": 30}
-    for key in ("premises", "facility", "case"):
-        if request.GET.get(key):
-            initial[key] = request.GET[key]
+    initial = _linked_initial(
+        request, required_on=timezone.localdate(), days_to_implement=30
+    )
     form = forms.BMPForm(request.POST or None, initial=initial)
     if request.method == "POST":
         bmp = _attempt(

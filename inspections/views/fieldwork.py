@@ -19,6 +19,7 @@ from .common import (
     _attempt,
     _case_redirect,
     _form_page,
+    _linked_initial,
     _simple_action,
     staff_page,
 )
@@ -63,10 +64,9 @@ def calendar(request):
 
 @staff_page
 def inspection_new(request):
-    initial = {"officer": request.user.pk if has_role(request.user, Role.SMO) else None}
-    for key in ("premises", "facility", "case"):
-        if request.GET.get(key):
-            initial[key] = request.GET[key]
+    initial = _linked_initial(
+        request, officer=request.user.pk if has_role(request.user, Role.SMO) else None
+    )
     form = forms.InspectionScheduleForm(request.POST or None, initial=initial)
     if request.method == "POST":
         inspection = _attempt(

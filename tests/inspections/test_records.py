@@ -434,3 +434,25 @@ def test_demo_is_idempotent(db):
     counts = (Facility.objects.count(), Outfall.objects.count())
     call_command("load_demo_data", stdout=out)
     assert (Facility.objects.count(), Outfall.objects.count()) == counts == (1, 2)
+
+
+@pytest.mark.parametrize(
+    "url_name", ["inspections:inspection_new", "inspections:bmp_new"]
+)
+def test_a_form_opened_from_premises_or_a_facility_has_it_chosen(
+    client_as, url_name, premises, facility
+):
+    """The "Schedule an inspection" and "Require BMPs" links on a premises or a
+    facility open the form with that record already chosen."""
+    import re
+
+    from django.urls import reverse
+
+    client = client_as("smo")
+    html = client.get(
+        reverse(url_name), {"premises": premises.pk, "facility": facility.pk}
+    ).content.decode()
+    for name, pk in (("premises", premises.pk), ("facility", facility.pk)):
+        select = re.search(rf'<select name="{name}".*?</select>', html, re.S)
+        assert select, name
+        assert re.search(rf'<option value="{pk}" selected>', select.group(0)), name
