@@ -6,6 +6,7 @@ from django.utils import timezone
 
 from cases.widgets import DateInput
 
+from . import services
 from .models import (
     Case,
     CaseKind,
@@ -223,8 +224,9 @@ class TransitionForm(forms.Form):
     )
     case_field_names: tuple[str, ...] = ()
 
-    def __init__(self, *args, case: Case, **kwargs):
+    def __init__(self, *args, case: Case, transition: str = "", **kwargs):
         self.case = case
+        self.transition = transition
         kwargs.setdefault(
             "initial",
             {"expected_status": case.status, "expected_version": case.version},
@@ -233,6 +235,20 @@ class TransitionForm(forms.Form):
 
     def case_fields(self) -> dict:
         return {name: self.cleaned_data[name] for name in self.case_field_names}
+
+    def perform(self, *, actor) -> Case:
+        """Take the step with what the user entered (cases.services)."""
+        data = self.cleaned_data
+        return services.case_run_transition(
+            case=self.case,
+            transition=self.transition,
+            actor=actor,
+            reason=self.record_text(),
+            public=data["public"],
+            expected_status=data["expected_status"],
+            expected_version=data["expected_version"],
+            **self.case_fields(),
+        )
 
     def record_text(self) -> str:
         """What the timeline event says: the reason and what the user entered."""
@@ -344,6 +360,18 @@ class MergeDuplicateForm(TransitionForm):
         label="Merge into case number", max_length=20, help_text="e.g. MS4-2026-0042"
     )
     field_order = ["merge_into", "reason"]
+
+    def perform(self, *, actor) -> Case:
+        """Merging also moves the reports (cases.services.case_merge_duplicate)."""
+        data = self.cleaned_data
+        return services.case_merge_duplicate(
+            case=self.case,
+            into=data["merge_into"],
+            actor=actor,
+            reason=data["reason"],
+            expected_status=data["expected_status"],
+            expected_version=data["expected_version"],
+        )
 
     def clean_merge_into(self):
         number = self.cleaned_data["merge_into"].strip()

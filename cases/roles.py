@@ -52,6 +52,15 @@ def has_role(user, *roles: Role) -> bool:
     return bool(user_roles(user) & set(roles))
 
 
+def require_role(actor, *roles: Role, doing: str = "do that") -> None:
+    """Services' role check: raise the one refusal (cases.workflow.Refused) when
+    `actor` holds none of `roles`."""
+    if not has_role(actor, *roles):
+        from .workflow import Refused
+
+        raise Refused(f"Your role does not allow you to {doing}.")
+
+
 def is_staff_member(user) -> bool:
     return bool(user_roles(user))
 
@@ -76,6 +85,14 @@ def building_inspector_permission(instance, user) -> bool:
 
 def attorney_or_inspector_permission(instance, user) -> bool:
     return has_role(user, Role.ATTORNEY, Role.BUILDING_INSPECTOR)
+
+
+# Which roles each predicate admits (for docs/transitions.md and the role tests).
+smo_permission.roles = (Role.SMO,)
+smo_or_clerk_permission.roles = (Role.SMO, Role.CLERK)
+attorney_permission.roles = (Role.ATTORNEY,)
+building_inspector_permission.roles = (Role.BUILDING_INSPECTOR,)
+attorney_or_inspector_permission.roles = (Role.ATTORNEY, Role.BUILDING_INSPECTOR)
 
 
 class RoleRequiredMixin(AccessMixin):

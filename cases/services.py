@@ -8,7 +8,6 @@ nothing saved (issue 3: two officers at once, one wins)."""
 
 from django.db import transaction
 from django.utils import timezone
-from django_fsm import ConcurrentTransition, TransitionNotAllowed, has_transition_perm
 
 from .models import (
     Attachment,
@@ -24,22 +23,11 @@ from .models import (
     Report,
 )
 from .reports.services import notify_reporters_of_status_change
-from .roles import Role, has_role
+from .roles import Role, require_role
 from .timeline import record_event
+from .workflow import CaseChangedError, Refused, actions, run
 
-
-class CaseChangedError(Exception):
-    """Someone else changed the case since the user loaded it."""
-
-    message = "This case was changed by someone else. Review it and try again."
-
-
-class TransitionRefused(Exception):
-    """The transition is not allowed now; `str()` says why."""
-
-
-class CaseActionRefused(Exception):
-    """A non-transition write (edit, merge, attach) is not allowed; `str()` says why."""
+__all__ = ["CaseChangedError", "Refused"]
 
 
 def next_case_number(year: int) -> str:
@@ -52,17 +40,16 @@ def next_case_number(year: int) -> str:
 
 
 def _require_writer(actor) -> None:
-    if not has_role(actor, Role.SMO):
-        raise CaseActionRefused("Your role does not allow changing cases.")
+    require_role(actor, Role.SMO, doing="change cases")
 
 
 def _lock(case: Case, *, expected_version=None, expected_status=None) -> Case:
     """The case row, locked; CaseChangedError when the user's copy is stale."""
     locked = Case.objects.select_for_update().get(pk=case.pk)
     if expected_status is not None and locked.status != expected_status:
-        raise CaseChangedError(CaseChangedError.message)
+        raise CaseChangedError(record=locked)
     if expected_version is not None and locked.version != int(expected_version):
-        raise CaseChangedError(CaseChangedError.message)
+        raise CaseChangedError(record=locked)
     return locked
 
 
@@ -72,7 +59,7 @@ def case_open(*, actor, source: str, summary: str, **fields) -> Case:
 
     `reports=[...]` attaches those triage-queue reports in the same transaction;
     `new_premises={address, tax_map_number, land_use}` records the premises too.
-    Raises CaseActionRefused if a report is already on a case."""
+    Raises Refused if a report is already on a case."""
     pollutants = fields.pop("pollutant_categories", None)
     new_premises = fields.pop("new_premises", None)
     if new_premises:
@@ -112,7 +99,7 @@ def _attach_reports(*, case: Case, reports, actor) -> list[Report]:
     )
     taken = [r.tracking_code for r in locked if r.case_id is not None]
     if taken:
-        raise CaseActionRefused(
+        raise Refused(
             "Already on a case (someone else triaged it): " + ", ".join(taken)
         )
     now = timezone.now()
@@ -139,12 +126,12 @@ def _attach_reports(*, case: Case, reports, actor) -> list[Report]:
 
 def case_attach_reports(*, case: Case, reports, actor) -> Case:
     """Attach reports waiting in triage to an existing case. Who: SMO staff.
-    Raises CaseActionRefused (role, report already on a case, duplicate case)."""
+    Raises Refused (role, report already on a case, duplicate case)."""
     _require_writer(actor)
     with transaction.atomic():
         locked = _lock(case)
         if locked.status == CaseStatus.DUPLICATE:
-            raise CaseActionRefused(
+            raise Refused(
                 f"{locked.number} was merged into another case; attach to that one."
             )
         _attach_reports(case=locked, reports=reports, actor=actor)
@@ -153,11 +140,11 @@ def case_attach_reports(*, case: Case, reports, actor) -> Case:
 
 def case_open_from_reports(*, reports, actor, summary: str, **fields) -> Case:
     """Turn one or more triage reports into a new case. Who: SMO staff.
-    The source is the first report's channel. Raises CaseActionRefused."""
+    The source is the first report's channel. Raises Refused."""
     _require_writer(actor)
     reports = sorted(reports, key=lambda r: r.received_at)
     if not reports:
-        raise CaseActionRefused("Choose at least one report.")
+        raise Refused("Choose at least one report.")
     first = reports[0]
     fields.setdefault("source", first.channel)
     fields.setdefault("description", first.description)
@@ -169,24 +156,8 @@ def case_open_from_reports(*, reports, actor, summary: str, **fields) -> Case:
 
 
 def available_transitions(case: Case, user):
-    """The transitions `user` may start on `case` now (for buttons): FSM-derived.
-
-    A transition whose source matches and whose permission passes is offered even
-    if a condition still fails — its form collects what the condition needs (the
-    reasons, the responsible party…); the service then checks the conditions.
-    Transitions marked hidden are fired by other apps' services."""
-    field = Case._meta.get_field("status")
-    offered = []
-    for method in field.transitions[Case].values():
-        meta = method._django_fsm
-        if not meta.has_transition(case.status):
-            continue
-        if not meta.has_transition_perm(case, case.status, user):
-            continue
-        transition = meta.get_transition(case.status)
-        if not transition.custom.get("hidden"):
-            offered.append(transition)
-    return offered
+    """The steps `user` may take on `case` now (buttons), from the state machine."""
+    return actions(case, user)
 
 
 def case_run_transition(
@@ -202,46 +173,21 @@ def case_run_transition(
 ) -> Case:
     """Fire `transition` on `case` for `actor`, first setting `fields` on the case.
 
-    Locks the row; `expected_status` / `expected_version` (what the user saw) guard
-    against a concurrent change. Raises CaseChangedError or TransitionRefused; on
-    either, nothing is saved. Who: SMO staff (the transition's permission says)."""
-    try:
-        with transaction.atomic():
-            locked = _lock(
-                case,
-                expected_status=expected_status,
-                expected_version=expected_version,
-            )
-            method = getattr(locked, transition, None)
-            if method is None or not hasattr(method, "_django_fsm"):
-                raise TransitionRefused(f"Unknown action {transition!r}.")
-            for name, value in fields.items():
-                setattr(locked, name, value)
-            if not has_transition_perm(method, actor):
-                raise TransitionRefused(_why_refused(locked, method, actor))
-            from_status = locked.status
-            method()
-            locked.version += 1
-            locked.save()
-            meta = method._django_fsm.get_transition(from_status)
-            label = meta.custom.get("label", transition)
-            record_event(
-                case=locked,
-                actor=actor,
-                kind="transition",
-                summary=f"{label}: {CaseStatus(from_status).label} → "
-                f"{CaseStatus(locked.status).label}",
-                detail=reason,
-                from_status=from_status,
-                to_status=locked.status,
-                rule_id=meta.custom.get("rule_id", ""),
-                public=public,
-            )
-            notify_reporters_of_status_change(locked)
-    except ConcurrentTransition as exc:
-        raise CaseChangedError(CaseChangedError.message) from exc
-    except TransitionNotAllowed as exc:
-        raise TransitionRefused(str(exc)) from exc
+    Through the workflow kernel (`cases.workflow.run`): `expected_status` /
+    `expected_version` (what the user saw) guard against a concurrent change.
+    Raises CaseChangedError or Refused; on either, nothing is saved."""
+    run(
+        case,
+        transition,
+        actor=actor,
+        fields=fields,
+        expected_status=expected_status,
+        expected_version=expected_version,
+        detail=reason,
+        public=public,
+        summary=lambda label, was, now: f"{label}: {was} → {now}",
+        after=notify_reporters_of_status_change,
+    )
     case.refresh_from_db()
     return case
 
@@ -258,17 +204,17 @@ def case_merge_duplicate(
     """Close `case` as a duplicate of `into`: its reports move to `into`, its own
     timeline stays where it is, and both timelines say what happened.
 
-    Who: SMO staff. Raises TransitionRefused, CaseChangedError or CaseActionRefused
+    Who: SMO staff. Raises Refused, CaseChangedError or Refused
     (merging into itself, or into a case that is itself a duplicate)."""
     if into.pk == case.pk:
-        raise CaseActionRefused("A case cannot be merged into itself.")
+        raise Refused("A case cannot be merged into itself.")
     with transaction.atomic():
         # Lock both rows, lower id first, so two opposite merges cannot deadlock.
         for pk in sorted([case.pk, into.pk]):
             Case.objects.select_for_update().get(pk=pk)
         target = Case.objects.get(pk=into.pk)
         if target.status == CaseStatus.DUPLICATE:
-            raise CaseActionRefused(
+            raise Refused(
                 f"{target.number} is itself a duplicate; merge into the case it "
                 "was merged into."
             )
@@ -356,11 +302,11 @@ def case_update_details(
     location, receiving outfall, assigned officer, pollutant categories (§ 132-3).
 
     Writes one "details changed" event listing each change. Who: SMO staff.
-    Raises CaseActionRefused or CaseChangedError (nothing saved)."""
+    Raises Refused or CaseChangedError (nothing saved)."""
     _require_writer(actor)
     unknown = set(fields) - set(EDITABLE_FIELDS)
     if unknown:
-        raise CaseActionRefused(f"Not editable here: {', '.join(sorted(unknown))}")
+        raise Refused(f"Not editable here: {', '.join(sorted(unknown))}")
     with transaction.atomic():
         locked = _lock(case, expected_version=expected_version)
         if new_premises:
@@ -414,18 +360,18 @@ def case_add_party(
 ) -> CaseParty:
     """Name a party (owner, operator, agent…; person or entity, § 132-3 PERSON) on
     the case — an existing one or `new_party`. Who: SMO staff.
-    Raises CaseActionRefused (role, already named in that role), CaseChangedError."""
+    Raises Refused (role, already named in that role), CaseChangedError."""
     _require_writer(actor)
     with transaction.atomic():
         locked = _lock(case, expected_version=expected_version)
         if party is None:
             if not new_party:
-                raise CaseActionRefused("Choose a party or enter a new one.")
+                raise Refused("Choose a party or enter a new one.")
             party = Party(**new_party)
             party.full_clean()
             party.save()
         if CaseParty.objects.filter(case=locked, party=party, role=role).exists():
-            raise CaseActionRefused(f"{party} is already named in that role.")
+            raise Refused(f"{party} is already named in that role.")
         link = CaseParty.objects.create(case=locked, party=party, role=role)
         record_event(
             case=locked,
@@ -440,7 +386,7 @@ def case_add_party(
 
 def note_add(*, case: Case, actor, text: str, public: bool = False) -> Note:
     """Add a note; a public note is shown to the resident on the status page.
-    Who: SMO staff. Raises CaseActionRefused."""
+    Who: SMO staff. Raises Refused."""
     _require_writer(actor)
     with transaction.atomic():
         locked = _lock(case)
@@ -463,7 +409,7 @@ SAFE_INLINE_TYPES = {"image/jpeg", "image/png", "image/webp", "application/pdf"}
 def attachment_add(*, case: Case, actor, upload, description: str = "") -> Attachment:
     """Keep an uploaded file as evidence: random private name, SHA-256 of the bytes
     as received, served only through the role-checked download view.
-    Who: SMO staff. Raises CaseActionRefused."""
+    Who: SMO staff. Raises Refused."""
     from .uploads import sha256_of
 
     _require_writer(actor)
@@ -498,12 +444,12 @@ def case_record_referral_outcome(
     *, case: Case, actor, outcome: str, expected_version: int | None = None
 ) -> Case:
     """Record what the other agency did with a referred case. Who: SMO staff.
-    Raises CaseActionRefused (not referred, already recorded) or CaseChangedError."""
+    Raises Refused (not referred, already recorded) or CaseChangedError."""
     _require_writer(actor)
     with transaction.atomic():
         locked = _lock(case, expected_version=expected_version)
         if not locked.awaiting_referral_outcome:
-            raise CaseActionRefused("This case is not awaiting a referral outcome.")
+            raise Refused("This case is not awaiting a referral outcome.")
         locked.referral_outcome = outcome
         locked.version += 1
         locked.save()
@@ -515,28 +461,3 @@ def case_record_referral_outcome(
             detail=outcome,
         )
     return locked
-
-
-def _why_refused(case: Case, method, user) -> str:
-    meta = method._django_fsm
-    if not meta.has_transition(case.status):
-        return (
-            f"That action is not possible while the case is "
-            f"“{CaseStatus(case.status).label}”."
-        )
-    transition = meta.get_transition(case.status)
-    if not transition.has_perm(case, user):
-        return "Your role does not allow that action."
-    failed = [c for c in transition.conditions if not c(case)]
-    names = {
-        "has_responsible_party": "name the responsible party first",
-        "has_elimination_record": "record the date the discharge was eliminated "
-        "and how it was verified",
-        "has_valid_exemption": "give an exemption that applies (a category marked "
-        "a substantial contributor no longer exempts)",
-        "has_merge_target": "choose the case to merge into",
-        "has_referral": "name the agency referred to",
-        "has_closing_reason": "give the reasons",
-    }
-    reasons = [names.get(c.__name__, c.__name__) for c in failed]
-    return "Not yet: " + "; ".join(reasons) + "." if reasons else "Not allowed now."

@@ -10,6 +10,7 @@ def record_event(
     *,
     case,
     actor,
+    premises=None,
     kind: str,
     summary: str,
     detail: str = "",
@@ -20,7 +21,8 @@ def record_event(
     public: bool = False,
     at=None,
 ) -> CaseEvent:
-    """Append one event to `case`'s chronology.
+    """Append one event to the chronology of `case` and/or `premises` (either
+    may be None: field work without a case is on the premises' record).
 
     `actor` is the signed-in user, or None for the system or a resident. `subject`
     is the record the event is about (a report, notice, deadline…). Must run in
@@ -29,6 +31,9 @@ def record_event(
         raise RuntimeError("record_event must run inside transaction.atomic()")
     event = CaseEvent(
         case=case,
+        premises_id=premises.pk
+        if premises is not None
+        else getattr(case, "premises_id", None),
         actor=actor if getattr(actor, "is_authenticated", False) else None,
         kind=kind,
         summary=summary[:300],

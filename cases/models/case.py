@@ -4,11 +4,13 @@ closure. Its status is a state machine; services in cases/services.py run it."""
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Upper
+from django.urls import reverse
 from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 from simple_history.models import HistoricalRecords
 
 from ..roles import smo_permission
+from ..workflow import guard
 from .premises import Outfall, Party, Premises
 from .reference import ExemptCategory, PollutantCategory
 
@@ -249,24 +251,46 @@ class Case(ConcurrentTransitionMixin, models.Model):
         """Referred (closed) and the other agency's answer not yet recorded."""
         return self.status == CaseStatus.REFERRED and not self.referral_outcome.strip()
 
-    # --- conditions (side-effect free) -------------------------------------
+    # --- conditions (side-effect free; cases.workflow.guard says why not) -----
+    @guard(
+        "add the owner, operator or discharger to the case first",
+        form=False,
+        rule="R-NOV-1",
+        fix=lambda case: (
+            reverse("cases:party_add", args=[case.number]),
+            "Name a party",
+        ),
+    )
+    def has_a_party(self) -> bool:
+        return self.responsible_party_id is not None or self.case_parties.exists()
+
+    @guard("choose the responsible party", rule="R-NOV-1")
     def has_responsible_party(self) -> bool:
         return self.responsible_party_id is not None
 
+    @guard("record the date the discharge was eliminated and how it was verified")
     def has_elimination_record(self) -> bool:
         return self.eliminated_on is not None and bool(self.verification.strip())
 
+    @guard(
+        "give an exemption that applies (a category marked a substantial "
+        "contributor no longer exempts)",
+        rule="R-PRO-2",
+    )
     def has_valid_exemption(self) -> bool:
         if self.exemption_basis == self.ExemptionBasis.CATEGORY:
             return self.exempt_category is not None and self.exempt_category.exempts
         return bool(self.exemption_basis and self.exemption_reference.strip())
 
+    @guard("choose the case to merge into")
     def has_merge_target(self) -> bool:
         return self.merged_into_id is not None and self.merged_into_id != self.pk
 
+    @guard("name the agency referred to")
     def has_referral(self) -> bool:
         return bool(self.referred_to.strip())
 
+    @guard("give the reasons")
     def has_closing_reason(self) -> bool:
         return bool(self.closing_reason.strip())
 
@@ -330,7 +354,7 @@ class Case(ConcurrentTransitionMixin, models.Model):
         source=CaseStatus.INVESTIGATING,
         target=CaseStatus.VIOLATION_CONFIRMED,
         permission=smo_permission,
-        conditions=[has_responsible_party],
+        conditions=[has_a_party, has_responsible_party],
         custom={"label": "Confirm violation", "rule_id": "R-NOV-1"},
     )
     def confirm_violation(self):

@@ -49,8 +49,24 @@ class CaseEvent(models.Model):
         DOCUMENT = "document", "Document"
         MERGE = "merge", "Merge"
 
+    # An entry belongs to the case, the premises, or both, of the record it is
+    # about (`subject`): field work done before, or without, a case is on the
+    # record too (an inspection refused at a premises with no case). Explicit
+    # links rather than only the generic subject, so "everything of this case" and
+    # "everything at this premises" are each one indexed query.
     case = models.ForeignKey(
-        "cases.Case", on_delete=models.PROTECT, related_name="events"
+        "cases.Case",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="events",
+    )
+    premises = models.ForeignKey(
+        "cases.Premises",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="events",
     )
     at = models.DateTimeField(default=timezone.now, db_index=True)
     actor = models.ForeignKey(
@@ -80,10 +96,23 @@ class CaseEvent(models.Model):
 
     class Meta:
         ordering = ["at", "id"]
-        indexes = [models.Index(fields=["case", "at"])]
+        indexes = [
+            models.Index(fields=["case", "at"]),
+            models.Index(fields=["premises", "at"]),
+            models.Index(fields=["content_type", "object_id", "at"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(case__isnull=False)
+                | models.Q(premises__isnull=False)
+                | models.Q(object_id__isnull=False),
+                name="event_belongs_to_a_record",
+            )
+        ]
 
     def __str__(self):
-        return f"{self.case_id} {self.at:%Y-%m-%d %H:%M} {self.summary}"
+        owner = self.case_id or f"premises {self.premises_id}"
+        return f"{owner} {self.at:%Y-%m-%d %H:%M} {self.summary}"
 
     def save(self, *args, **kwargs):
         if self.pk is not None or not self._state.adding:

@@ -25,12 +25,9 @@ from ..forms import (
 from ..models import Attachment, Case
 from ..paging import IdsFirstPaginator
 from ..roles import CASE_READERS, CASE_WRITERS, Role, has_role, role_required
-from ..services import (
-    SAFE_INLINE_TYPES,
-    CaseActionRefused,
-    CaseChangedError,
-    TransitionRefused,
-)
+from ..services import SAFE_INLINE_TYPES
+from ..workflow import CaseChangedError, Refused, reasons_not
+from .actions import attempt, refusal_html
 
 PAGE_SIZE = 25
 
@@ -82,7 +79,7 @@ def triage(request):
                     case=data["case"], reports=list(data["reports"]), actor=request.user
                 )
                 messages.success(request, f"Reports added to {case.number}.")
-        except CaseActionRefused as exc:
+        except Refused as exc:
             messages.error(request, str(exc))
         else:
             return redirect(_case_url(case))
@@ -111,7 +108,7 @@ def case_new(request):
             case = services.case_open(
                 actor=request.user, source=form.cleaned_data["source"], **fields
             )
-        except CaseActionRefused as exc:
+        except Refused as exc:
             messages.error(request, str(exc))
         else:
             messages.success(request, f"Case {case.number} opened.")
@@ -186,53 +183,38 @@ def case_detail(request, number):
 @role_required(*CASE_WRITERS)
 @require_http_methods(["GET", "POST"])
 def case_transition(request, number, transition):
+    """One step of the case's state machine: its form, then the step."""
     case = _case_or_404(number)
     form_class = TRANSITION_FORMS.get(transition)
-    offered = {t.name: t for t in services.available_transitions(case, request.user)}
     if form_class is None:
         raise Http404("No such action.")
-    if request.method == "GET" and transition not in offered:
-        messages.error(
-            request,
-            f"That action is not possible while the case is "
-            f"“{case.get_status_display()}”.",
+    offered = {a.name: a for a in services.available_transitions(case, request.user)}
+    action = offered.get(transition)
+    if request.method == "GET" and (action is None or not action.enabled):
+        refusal = Refused(
+            *reasons_not(case, transition, request.user, only_preconditions=True)
         )
+        messages.error(request, refusal_html(refusal))
         return redirect(_case_url(case))
-    form = form_class(request.POST or None, case=case)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            if transition == "mark_duplicate":
-                services.case_merge_duplicate(
-                    case=case,
-                    into=data["merge_into"],
-                    actor=request.user,
-                    reason=data["reason"],
-                    expected_status=data["expected_status"],
-                    expected_version=data["expected_version"],
-                )
-            else:
-                services.case_run_transition(
-                    case=case,
-                    transition=transition,
-                    actor=request.user,
-                    reason=form.record_text(),
-                    public=data["public"],
-                    expected_status=data["expected_status"],
-                    expected_version=data["expected_version"],
-                    **form.case_fields(),
-                )
-        except CaseChangedError as exc:
+    form = form_class(request.POST or None, case=case, transition=transition)
+    if request.method == "POST":
+        changed = []
+        done = attempt(
+            request,
+            form,
+            lambda: form.perform(actor=request.user),
+            on_changed=lambda: changed.append(True),
+        )
+        if changed:  # the user's input kept, the guards set to the case as it is now
             case = _case_or_404(number)
-            messages.error(request, str(exc))
-            form = _refreshed(form_class, request, case, case=case)
-        except (TransitionRefused, CaseActionRefused) as exc:
-            messages.error(request, str(exc))
-        else:
+            form = _refreshed(
+                form_class, request, case, case=case, transition=transition
+            )
+        if done is not None:
             case.refresh_from_db()
             messages.success(request, f"{case.number}: {case.get_status_display()}.")
             return redirect(_case_url(case))
-    label = offered[transition].custom["label"] if transition in offered else transition
+    label = action.label if action is not None else transition
     return render(
         request,
         "cases/transition_form.html",
@@ -258,7 +240,7 @@ def case_edit(request, number):
             case = _case_or_404(number)
             messages.error(request, str(exc))
             form = _refreshed(CaseDetailsForm, request, case)
-        except CaseActionRefused as exc:
+        except Refused as exc:
             messages.error(request, str(exc))
         else:
             messages.success(request, "Case details saved.")
@@ -284,7 +266,7 @@ def party_add(request, number):
                 party=form.cleaned_data["party"],
                 new_party=form.new_party(),
             )
-        except CaseActionRefused as exc:
+        except Refused as exc:
             messages.error(request, str(exc))
         else:
             messages.success(request, "Party added.")
@@ -369,7 +351,7 @@ def referral_outcome(request, number):
                 outcome=form.cleaned_data["outcome"],
                 expected_version=form.cleaned_data["expected_version"],
             )
-        except (CaseChangedError, CaseActionRefused) as exc:
+        except (CaseChangedError, Refused) as exc:
             messages.error(request, str(exc))
         else:
             messages.success(request, "Referral outcome recorded.")

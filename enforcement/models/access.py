@@ -7,7 +7,7 @@ from django_fsm import FSMField, transition
 
 from cases.models import Case, Party, Premises
 
-from .base import FlowModel, condition, smo
+from .base import FlowModel, guard, smo
 
 
 class SuspensionStatus(models.TextChoices):
@@ -56,11 +56,11 @@ class AccessSuspension(FlowModel):
     def __str__(self):
         return f"Suspension {self.pk} ({self.case})"
 
-    @condition("give the date the written notice of reasons was sent and how")
+    @guard("give the date the written notice of reasons was sent and how")
     def has_notice(self) -> bool:
         return bool(self.notice_sent_on and self.notice_method.strip())
 
-    @condition("give the date and the reason the suspension is lifted")
+    @guard("give the date and the reason the suspension is lifted")
     def has_lifting(self) -> bool:
         return bool(self.lifted_on and self.lifted_reason.strip())
 
@@ -155,19 +155,19 @@ class AccessTermination(FlowModel):
             TerminationStatus.DENIED,
         }
 
-    @condition("give the date access was terminated")
+    @guard("give the date access was terminated")
     def has_terminated_on(self) -> bool:
         return self.terminated_on is not None
 
-    @condition("give the date and the grounds of the petition")
+    @guard("give the date and the grounds of the petition")
     def has_petition(self) -> bool:
         return bool(self.petition_on and self.petition_grounds.strip())
 
-    @condition("give the hearing date and time")
+    @guard("give the hearing date and time")
     def has_hearing(self) -> bool:
         return self.hearing_at is not None
 
-    @condition(
+    @guard(
         "access may be granted only on a finding that the discharge has ceased and "
         "its recurrence is prevented, with the decision date and finding"
     )
@@ -179,11 +179,11 @@ class AccessTermination(FlowModel):
             and self.determination.strip()
         )
 
-    @condition("a denial must be determined in writing, with its date")
+    @guard("a denial must be determined in writing, with its date")
     def has_written_denial(self) -> bool:
         return bool(self.decided_on and self.determination.strip())
 
-    @condition("say why the proposal is withdrawn")
+    @guard("say why the proposal is withdrawn")
     def has_determination(self) -> bool:
         return bool(self.determination.strip())
 

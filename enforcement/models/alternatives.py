@@ -7,7 +7,7 @@ from django_fsm import FSMField, transition
 
 from cases.models import Case, Party
 
-from .base import FlowModel, attorney, building_inspector, condition, smo
+from .base import FlowModel, attorney, building_inspector, guard, smo
 
 
 class AlternativeStatus(models.TextChoices):
@@ -148,22 +148,22 @@ class AlternativeRemedy(FlowModel):
         ]
 
     # --- conditions ------------------------------------------------------------
-    @condition("all five criteria of § 132-17 A must be met")
+    @guard("all five criteria of § 132-17 A must be met")
     def criteria_met(self) -> bool:
         return all(met for _, met, _ in self.criteria())
 
-    @condition("choose at least one remedy of § 132-17 B")
+    @guard("choose at least one remedy of § 132-17 B")
     def has_items(self) -> bool:
         return self.items.exists()
 
-    @condition("record the completion of every remedy")
+    @guard("record the completion of every remedy")
     def items_completed(self) -> bool:
         return (
             self.items.exists()
             and not self.items.filter(completed_on__isnull=True).exists()
         )
 
-    @condition("give the reason")
+    @guard("give the reason")
     def has_declined_reason(self) -> bool:
         return bool(self.declined_reason.strip())
 

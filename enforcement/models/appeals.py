@@ -9,7 +9,7 @@ from django_fsm import FSMField, transition
 from cases.models import Party
 from cases.models.records import private_upload_path
 
-from .base import FlowModel, condition, smo_or_clerk
+from .base import FlowModel, guard, smo_or_clerk
 from .notices import NoticeOfViolation
 
 
@@ -95,27 +95,27 @@ class Appeal(FlowModel):
         return self.notice.case_id
 
     # --- conditions ------------------------------------------------------------
-    @condition("give the hearing date and time")
+    @guard("give the hearing date and time")
     def has_hearing_at(self) -> bool:
         return self.hearing_at is not None
 
-    @condition("give the decision, its date and the resolution text")
+    @guard("give the decision, its date and the resolution text")
     def has_decision(self) -> bool:
         return bool(self.decision and self.decided_on and self.resolution.strip())
 
-    @condition("the decision cannot come before the hearing")
+    @guard("the decision cannot come before the hearing")
     def decided_after_hearing(self) -> bool:
         if self.hearing_at is None or self.decided_on is None:
             return False
         return timezone.localtime(self.hearing_at).date() <= self.decided_on
 
-    @condition("record both the filing with the municipal clerk and the mailing")
+    @guard("record both the filing with the municipal clerk and the mailing")
     def is_filed_and_mailed(self) -> bool:
         return bool(
             self.filed_with_clerk_on and self.mailed_on and self.mail_article_number
         )
 
-    @condition("give the reason the appeal was withdrawn")
+    @guard("give the reason the appeal was withdrawn")
     def has_withdrawn_reason(self) -> bool:
         return bool(self.withdrawn_reason.strip())
 

@@ -4,12 +4,13 @@ from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.urls import reverse
 from django.utils import timezone
 from django_fsm import FSMField, transition
 
 from cases.models import Case, Deadline, Party
 
-from .base import FlowModel, condition, smo, smo_or_clerk
+from .base import FlowModel, guard, smo, smo_or_clerk
 
 
 class NoticeFrozenError(ValidationError):
@@ -230,19 +231,24 @@ class NoticeOfViolation(FlowModel):
         )
 
     # --- conditions (side-effect free) ---------------------------------------
-    @condition("choose at least one requirement of § 132-13 A")
+    @guard(
+        "choose at least one requirement of § 132-13 A",
+        form=False,
+        rule="R-NOV-1",
+        fix=lambda n: (reverse("enforcement:notice_edit", args=[n.pk]), "Edit draft"),
+    )
     def has_requirements(self) -> bool:
         return self.requirements.exists()
 
-    @condition("give the recipient a mailing address")
+    @guard("give the recipient a mailing address", form=False, rule="R-NOV-1")
     def has_recipient_address(self) -> bool:
         return bool(self.recipient.mailing_address.strip())
 
-    @condition("set the remediation deadline (days) for abatement or restoration")
+    @guard("set the remediation deadline (days) for abatement or restoration")
     def has_remediation_days_if_required(self) -> bool:
         return not self.requires_remediation() or bool(self.remediation_days)
 
-    @condition("propose a fine within the range of the offense's tier")
+    @guard("propose a fine within the range of the offense's tier")
     def fine_within_tier(self) -> bool:
         if not self.requires_fine():
             return self.proposed_fine is None
@@ -250,16 +256,20 @@ class NoticeOfViolation(FlowModel):
             return False
         return (self.fine_min or 0) <= self.proposed_fine <= self.fine_max
 
-    @condition("record the date of compliance")
+    @guard("record the date of compliance")
     def has_complied_on(self) -> bool:
         return self.complied_on is not None
 
-    @condition("wait until the compliance deadline has passed")
+    @guard("wait until the compliance deadline has passed", form=False)
     def compliance_deadline_passed(self) -> bool:
         deadline = self.compliance_deadline()
         return deadline is not None and deadline.due_date < timezone.localdate()
 
-    @condition("wait for the Board's decision on the pending appeal")
+    @guard(
+        "wait for the Board's decision on the pending appeal",
+        form=False,
+        rule="R-APL-3",
+    )
     def no_pending_appeal(self) -> bool:
         from .appeals import AppealStatus
 
@@ -268,15 +278,15 @@ class NoticeOfViolation(FlowModel):
             return not any(a.status in pending for a in self.appeals.all())
         return not self.pending_appeals().exists()
 
-    @condition("say why and what comes next")
+    @guard("say why and what comes next")
     def has_escalation_note(self) -> bool:
         return bool(self.escalation_note.strip())
 
-    @condition("give the reason for withdrawing the notice")
+    @guard("give the reason for withdrawing the notice")
     def has_withdrawn_reason(self) -> bool:
         return bool(self.withdrawn_reason.strip())
 
-    @condition("the Board must have reversed the SMO on appeal")
+    @guard("the Board must have reversed the SMO on appeal", form=False)
     def has_reversed_appeal(self) -> bool:
         from .appeals import Decision
 
@@ -284,7 +294,7 @@ class NoticeOfViolation(FlowModel):
             return any(a.decision == Decision.REVERSED for a in self.appeals.all())
         return self.appeals.filter(decision=Decision.REVERSED).exists()
 
-    @condition("issue the correcting notice first")
+    @guard("issue the correcting notice first", form=False)
     def has_issued_replacement(self) -> bool:
         replacement = getattr(self, "superseded_by", None)
         return replacement is not None and replacement.status != NoticeStatus.DRAFT

@@ -12,7 +12,7 @@ from django_fsm import FSMField, transition
 
 from cases.models import Case
 
-from .base import FlowModel, condition, smo
+from .base import FlowModel, guard, smo
 from .notices import NoticeOfViolation
 
 
@@ -58,7 +58,7 @@ class _Invoiced(models.Model):
     def total_cost(self) -> Decimal:
         return self.cost_items.aggregate(total=Sum("amount"))["total"] or Decimal(0)
 
-    @condition("say who did the work, what was done and when it was completed")
+    @guard("say who did the work, what was done and when it was completed")
     def has_work_record(self) -> bool:
         return bool(
             self.performed_by
@@ -66,11 +66,11 @@ class _Invoiced(models.Model):
             and self.work_completed_on
         )
 
-    @condition("itemize the costs first")
+    @guard("itemize the costs first")
     def has_cost_items(self) -> bool:
         return self.cost_items.exists()
 
-    @condition("give the invoice number, date and amount (the total of the costs)")
+    @guard("give the invoice number, date and amount (the total of the costs)")
     def has_invoice(self) -> bool:
         return bool(
             self.invoice_number.strip()
@@ -79,7 +79,7 @@ class _Invoiced(models.Model):
             and self.invoice_amount == self.total_cost()
         )
 
-    @condition("give the date the invoice was paid")
+    @guard("give the date the invoice was paid")
     def has_paid_on(self) -> bool:
         return self.paid_on is not None
 
@@ -131,11 +131,11 @@ class CorrectiveAction(_Invoiced, _Recorded, FlowModel):
     def __str__(self):
         return f"Corrective measures {self.pk} ({self.case})"
 
-    @condition("give the date of the owner's answer")
+    @guard("give the date of the owner's answer")
     def has_response(self) -> bool:
         return self.response_on is not None
 
-    @condition("give the court and the dates the warrant was sought and issued")
+    @guard("give the court and the dates the warrant was sought and issued")
     def has_warrant(self) -> bool:
         return bool(
             self.warrant_court.strip()
@@ -143,7 +143,7 @@ class CorrectiveAction(_Invoiced, _Recorded, FlowModel):
             and self.warrant_issued_on
         )
 
-    @condition("give the court, the date and the terms of the order")
+    @guard("give the court, the date and the terms of the order")
     def has_order(self) -> bool:
         return bool(self.order_court.strip() and self.order_on and self.order_terms)
 
@@ -390,15 +390,15 @@ class InjunctionReferral(_Recorded, FlowModel):
     def __str__(self):
         return f"Injunction referral {self.pk} ({self.case})"
 
-    @condition("give the court and the date the petition was filed")
+    @guard("give the court and the date the petition was filed")
     def has_petition(self) -> bool:
         return bool(self.court.strip() and self.petition_filed_on)
 
-    @condition("give the date of the court's decision and what it said")
+    @guard("give the date of the court's decision and what it said")
     def has_outcome(self) -> bool:
         return bool(self.decided_on and self.outcome_note.strip())
 
-    @condition("say why the referral is withdrawn")
+    @guard("say why the referral is withdrawn")
     def has_outcome_note(self) -> bool:
         return bool(self.outcome_note.strip())
 

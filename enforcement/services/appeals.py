@@ -27,7 +27,7 @@ from ..models import (
     NoticeOfViolation,
     NoticeStatus,
 )
-from .flow import TransitionRefused, run_step
+from .flow import Refused, run_step
 from .notices import _waive_open, case_recipients
 
 MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
@@ -35,7 +35,7 @@ MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
 
 def _require_recorder(actor):
     if not has_role(actor, Role.CLERK, Role.SMO):
-        raise TransitionRefused("Only the clerk or the SMO records appeals.")
+        raise Refused("Only the clerk or the SMO records appeals.")
 
 
 def appeal_due_date(notice) -> dt.date | None:
@@ -54,12 +54,12 @@ def appeal_file(
 
     Never refused for lateness: an appeal filed after the last day (R-APL-1) is
     recorded and flagged late; the Board decides. Opens the hearing-by deadline
-    (R-APL-2). Raises TransitionRefused (wrong role, notice not in force) or
+    (R-APL-2). Raises Refused (wrong role, notice not in force) or
     ValidationError (bad input)."""
     _require_recorder(actor)
     notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
     if notice.status not in IN_FORCE or notice.status == NoticeStatus.ESCALATED:
-        raise TransitionRefused(
+        raise Refused(
             "Only an issued notice can be appealed; this one is "
             f"“{notice.get_status_display()}”."
         )
@@ -292,7 +292,7 @@ def _record_act(appeal, actor, purpose, on, field_values, what):
     with transaction.atomic():
         locked = Appeal.objects.select_for_update().get(pk=appeal.pk)
         if locked.status != AppealStatus.DECIDED:
-            raise TransitionRefused(
+            raise Refused(
                 f"Record this once the Board has decided; the appeal is "
                 f"“{locked.get_status_display()}”."
             )

@@ -29,7 +29,7 @@ from ..models import (
     ServiceRecord,
 )
 from ..penalties import fine_error, tier_for_party
-from .flow import TransitionRefused, run_step
+from .flow import Refused, run_step
 
 DRAFTABLE_CASE_STATUSES = (CaseStatus.VIOLATION_CONFIRMED, CaseStatus.ENFORCEMENT)
 
@@ -45,9 +45,7 @@ def case_recipients(case):
 
 def _require_smo(actor):
     if not has_role(actor, Role.SMO):
-        raise TransitionRefused(
-            "Only the Stormwater Management Officer writes notices."
-        )
+        raise Refused("Only the Stormwater Management Officer writes notices.")
 
 
 def _validate_content(
@@ -55,7 +53,7 @@ def _validate_content(
 ):
     errors = {}
     if case.status not in DRAFTABLE_CASE_STATUSES:
-        raise TransitionRefused(
+        raise Refused(
             "A notice of violation can be drafted only once the violation is "
             f"confirmed; the case is “{case.get_status_display()}”."
         )
@@ -121,7 +119,7 @@ def notice_draft(
     proposed_fine: Decimal | None = None,
     supersedes: NoticeOfViolation | None = None,
 ) -> NoticeOfViolation:
-    """Draft a notice of violation on `case`. Who: SMO. Raises TransitionRefused
+    """Draft a notice of violation on `case`. Who: SMO. Raises Refused
     (wrong role, violation not confirmed) or ValidationError (bad content)."""
     _require_smo(actor)
     _validate_content(
@@ -212,7 +210,7 @@ def notice_issue(
     and the remediation deadline (R-NOV-2), supersedes the notice it corrects,
     and moves the case into enforcement; issues the notice's document (kind
     notice_of_violation, a new version superseding the corrected notice's) in
-    the same transaction. Raises TransitionRefused with the reason, or
+    the same transaction. Raises Refused with the reason, or
     FactsInvalid / DocumentError from the document (nothing is saved)."""
     issued_on = issued_on or timezone.localdate()
     fields = {"issued_on": issued_on, "issued_by": actor}
@@ -351,13 +349,13 @@ def notice_start_correction(*, notice, actor) -> NoticeOfViolation:
     _require_smo(actor)
     old = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
     if old.status not in (NoticeStatus.ISSUED, NoticeStatus.NOT_COMPLIED):
-        raise TransitionRefused(
+        raise Refused(
             f"Only a notice in force can be corrected; this one is "
             f"“{old.get_status_display()}”."
         )
     existing = NoticeOfViolation.objects.filter(supersedes=old).first()
     if existing is not None:
-        raise TransitionRefused(
+        raise Refused(
             f"A correction of this notice already exists (notice {existing.pk})."
         )
     return notice_draft(
@@ -378,11 +376,11 @@ def notice_record_service(
     *, notice, actor, method, served_on, article_number="", served_by="", where=""
 ) -> ServiceRecord:
     """Record how the issued notice was served. Who: SMO. Certified mail needs
-    its article number. Raises TransitionRefused or ValidationError."""
+    its article number. Raises Refused or ValidationError."""
     _require_smo(actor)
     notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
     if notice.status == NoticeStatus.DRAFT:
-        raise TransitionRefused("Issue the notice before recording its service.")
+        raise Refused("Issue the notice before recording its service.")
     errors = {}
     if method == ServiceRecord.Method.CERTIFIED and not article_number.strip():
         errors["article_number"] = "Give the certified mail article number."
@@ -420,7 +418,7 @@ def service_record_returned(*, record, actor, returned_on, reason) -> ServiceRec
     _require_smo(actor)
     record = ServiceRecord.objects.select_for_update().get(pk=record.pk)
     if record.returned_on is not None:
-        raise TransitionRefused("The return of this mailing is already recorded.")
+        raise Refused("The return of this mailing is already recorded.")
     if returned_on < record.served_on:
         raise ValidationError(
             {"returned_on": "Mail cannot come back before it was sent."}

@@ -34,7 +34,7 @@ from ..models import (
     OffenseRecord,
     UnauthorizedReinstatement,
 )
-from .flow import TransitionRefused, run_step
+from .flow import Refused, run_step
 from .notices import case_recipients
 
 ENFORCEABLE = (CaseStatus.VIOLATION_CONFIRMED, CaseStatus.ENFORCEMENT)
@@ -42,13 +42,13 @@ ENFORCEABLE = (CaseStatus.VIOLATION_CONFIRMED, CaseStatus.ENFORCEMENT)
 
 def _require_smo(actor):
     if not has_role(actor, Role.SMO):
-        raise TransitionRefused("Only the Stormwater Management Officer may do this.")
+        raise Refused("Only the Stormwater Management Officer may do this.")
 
 
 def _require_enforceable(case):
     case.refresh_from_db()
     if case.status not in ENFORCEABLE:
-        raise TransitionRefused(
+        raise Refused(
             "This remedy needs a confirmed violation; the case is "
             f"“{case.get_status_display()}”."
         )
@@ -56,7 +56,7 @@ def _require_enforceable(case):
 
 def _require_open(case):
     if case.is_closed:
-        raise TransitionRefused(f"The case is closed (“{case.get_status_display()}”).")
+        raise Refused(f"The case is closed (“{case.get_status_display()}”).")
 
 
 def _not_future(errors, name, day):
@@ -100,7 +100,7 @@ def corrective_request_access(
     _require_smo(actor)
     notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
     if notice.status not in (NoticeStatus.NOT_COMPLIED, NoticeStatus.ESCALATED):
-        raise TransitionRefused(
+        raise Refused(
             "Corrective measures follow a notice not complied with: record the "
             f"non-compliance first (the notice is “{notice.get_status_display()}”)."
         )
@@ -134,7 +134,7 @@ def cost_item_add(
     _require_smo(actor)
     remedy = type(remedy).objects.select_for_update().get(pk=remedy.pk)
     if remedy.status in ("invoiced", "paid"):
-        raise TransitionRefused("The costs were invoiced; they can no longer change.")
+        raise Refused("The costs were invoiced; they can no longer change.")
     errors = {}
     if amount is None or amount <= 0:
         errors["amount"] = "The amount must be more than $0."
@@ -312,7 +312,7 @@ def termination_record_unauthorized_reinstatement(
     _require_smo(actor)
     termination = AccessTermination.objects.select_for_update().get(pk=termination.pk)
     if not termination.access_is_terminated:
-        raise TransitionRefused(
+        raise Refused(
             "Access is not terminated (the termination is "
             f"“{termination.get_status_display()}”), so it cannot be reinstated "
             "without approval."
@@ -438,7 +438,7 @@ def alternative_item_complete(
     _require_smo(actor)
     item = AlternativeRemedyItem.objects.select_for_update().get(pk=item.pk)
     if item.remedy.status != AlternativeStatus.CONCURRED:
-        raise TransitionRefused(
+        raise Refused(
             "Remedies are completed once the Municipal Attorney has recommended "
             "them and the Building Inspector concurred."
         )
@@ -547,7 +547,7 @@ def remedy_step(*, obj, transition, actor, expected_status=None, **fields):
     """Run one step of a remedy workflow (corrective measures, abatement,
     injunction, suspension, termination, alternative remedies) with what the
     user recorded. Who: the transition's role (SMO; the Municipal Attorney and
-    the Building Inspector for their sign-offs). Raises TransitionRefused with
+    the Building Inspector for their sign-offs). Raises Refused with
     the reason, ValidationError for a date in the future."""
     errors = {}
     for name in DATE_FIELDS:

@@ -1,52 +1,16 @@
 """What the enforcement views share: turning domain errors into messages or
 form errors, and the FSM permission check for a step."""
 
-from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 
-from cases.documents.contracts import FactsInvalid
-from cases.documents.services import DocumentError
 from cases.roles import Role
+from cases.views.actions import attempt, put_errors_on
 
-from ..services.flow import CaseChangedError, TransitionRefused
+__all__ = ["attempt", "put_errors_on"]
 
 READERS = (Role.SMO, Role.CLERK)
 SMO_ONLY = (Role.SMO,)
 APPEAL_RECORDERS = (Role.SMO, Role.CLERK)
-
-
-def put_errors_on(form, error: ValidationError):
-    """Put a service's ValidationError on the form (unknown keys: form-wide)."""
-    if hasattr(error, "error_dict"):
-        for field, errors in error.message_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error.messages)
-
-
-def attempt(request, form, fn, *, success: str = ""):
-    """Run a service call; on a refusal say why (message), on bad input put the
-    errors on `form`. Returns the result, or None when it did not happen."""
-    try:
-        result = fn()
-    except (TransitionRefused, CaseChangedError, DocumentError) as exc:
-        messages.error(request, str(exc))
-        return None
-    except FactsInvalid as exc:
-        # The document would say less than the law requires: nothing was saved.
-        messages.error(request, f"{exc}. Nothing was saved.")
-        if form is not None:
-            form.add_error(None, str(exc))
-        return None
-    except ValidationError as exc:
-        if form is None:
-            messages.error(request, " ".join(exc.messages))
-        else:
-            put_errors_on(form, exc)
-        return None
-    if success:
-        messages.success(request, success)
-    return result
 
 
 def require_step_permission(obj, transition, user):

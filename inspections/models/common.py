@@ -2,9 +2,10 @@
 
 # Transition permission: only SMO staff drive field-work records.
 from cases.roles import smo_permission as is_smo
+from cases.workflow import Refused
 
 __all__ = ["LockedRecordError", "is_smo"]
 
 
-class LockedRecordError(Exception):
+class LockedRecordError(Refused):
     """A finalized record was about to be changed; corrections are added instead."""

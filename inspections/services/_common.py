@@ -8,7 +8,7 @@ from django.utils import timezone
 from django_fsm import ConcurrentTransition, TransitionNotAllowed, has_transition_perm
 
 from cases.roles import Role, has_role
-from cases.services import CaseChangedError, TransitionRefused
+from cases.services import CaseChangedError, Refused
 from cases.timeline import record_event
 
 # Why a condition failed, in words an officer can act on.
@@ -70,16 +70,16 @@ def local_date(value: dt.datetime) -> dt.date:
 def fire(model, obj, transition: str, *, actor, fields=None):
     """Lock `obj`'s row, set `fields`, fire `transition`, save. Returns
     (locked_obj, from_status, transition_meta). Must run inside the caller's
-    transaction.atomic(). Raises TransitionRefused, CaseChangedError."""
+    transaction.atomic(). Raises Refused, CaseChangedError."""
     try:
         locked = model.objects.select_for_update().get(pk=obj.pk)
         method = getattr(locked, transition, None)
         if method is None or not hasattr(method, "_django_fsm"):
-            raise TransitionRefused(f"Unknown action {transition!r}.")
+            raise Refused(f"Unknown action {transition!r}.")
         for name, value in (fields or {}).items():
             setattr(locked, name, value)
         if not has_transition_perm(method, actor):
-            raise TransitionRefused(why_refused(locked, method, actor))
+            raise Refused(why_refused(locked, method, actor))
         from_status = locked.status
         method()
         locked.save()
@@ -87,7 +87,7 @@ def fire(model, obj, transition: str, *, actor, fields=None):
     except ConcurrentTransition as exc:
         raise CaseChangedError(CaseChangedError.message) from exc
     except TransitionNotAllowed as exc:
-        raise TransitionRefused(str(exc)) from exc
+        raise Refused(str(exc)) from exc
 
 
 def why_refused(obj, method, user) -> str:

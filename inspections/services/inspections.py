@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from cases.models import CaseKind, CaseSource
 from cases.roles import Role, has_role
-from cases.services import TransitionRefused, case_open
+from cases.services import Refused, case_open
 from cases.uploads import process_image_upload
 
 from ..models import (
@@ -93,7 +93,7 @@ def inspection_record(
     findings: str = "",
 ) -> Inspection:
     """Record the visit: when, who went and the access outcome (R-ACC-1).
-    Who: SMO staff. Raises ValidationError, TransitionRefused, CaseChangedError."""
+    Who: SMO staff. Raises ValidationError, Refused, CaseChangedError."""
     require_smo(actor)
     not_future(performed_at, "performed_at", "The visit time")
     if access_outcome not in Inspection.Access.values:
@@ -158,7 +158,7 @@ def inspection_update_findings(*, actor, inspection, findings: str) -> Inspectio
 
 
 def inspection_finalize(*, actor, inspection) -> Inspection:
-    """Finalize and lock the inspection. Who: SMO staff. Raises TransitionRefused."""
+    """Finalize and lock the inspection. Who: SMO staff. Raises Refused."""
     require_smo(actor)
     with transaction.atomic():
         locked, from_status, meta = fire(
@@ -182,7 +182,7 @@ def inspection_finalize(*, actor, inspection) -> Inspection:
 
 
 def inspection_cancel(*, actor, inspection, reason: str) -> Inspection:
-    """Cancel a scheduled inspection. Who: SMO staff. Raises TransitionRefused."""
+    """Cancel a scheduled inspection. Who: SMO staff. Raises Refused."""
     require_smo(actor)
     with transaction.atomic():
         locked, from_status, meta = fire(
@@ -402,10 +402,10 @@ def warrant_advance(
 ) -> WarrantApplication:
     """File the application, record the court's decision, or its execution
     (R-ACC-4). `on` is the date of that step. Who: SMO staff. Raises
-    ValidationError for an impossible date, TransitionRefused."""
+    ValidationError for an impossible date, Refused."""
     require_smo(actor)
     if transition not in WARRANT_DATE_FIELD:
-        raise TransitionRefused(f"Unknown action {transition!r}.")
+        raise Refused(f"Unknown action {transition!r}.")
     field = WARRANT_DATE_FIELD[transition]
     not_future(on, field, "That date")
     with transaction.atomic():

@@ -147,7 +147,7 @@ def spill_record_confirmation(
     """Record the written confirmation of an in-person or telephone notice
     (R-SPL-4). The ordinance asks that it be *mailed* within three business days,
     so the postmark date meets the deadline (late if after). Who: SMO staff.
-    Raises ValidationError, TransitionRefused."""
+    Raises ValidationError, Refused."""
     require_smo(actor)
     not_future(mailed_on, "confirmation_mailed_on", "The mailing date")
     not_future(received_on, "confirmation_received_on", "The date received")
@@ -193,7 +193,7 @@ def spill_record_confirmation(
 
 def spill_mark_confirmation_missing(*, actor, spill) -> SpillNotification:
     """Mark the written confirmation missing once its deadline has passed.
-    Who: SMO staff. Raises TransitionRefused before the due date."""
+    Who: SMO staff. Raises Refused before the due date."""
     require_smo(actor)
     with transaction.atomic():
         locked, from_status, meta = fire(
@@ -215,7 +215,7 @@ def spill_mark_confirmation_missing(*, actor, spill) -> SpillNotification:
 
 def spill_close(*, actor, spill, notes: str = "") -> SpillNotification:
     """Close the spill record (the retention deadline stays open: the facility
-    still keeps its record). Who: SMO staff. Raises TransitionRefused."""
+    still keeps its record). Who: SMO staff. Raises Refused."""
     require_smo(actor)
     with transaction.atomic():
         locked, from_status, meta = fire(

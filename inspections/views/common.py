@@ -7,13 +7,13 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import redirect, render
 
 from cases.roles import CASE_READERS, Role, has_role, role_required
-from cases.services import CaseChangedError, TransitionRefused
+from cases.services import CaseChangedError, Refused
 
 from ..models import (
     LockedRecordError,
 )
 
-DOMAIN_ERRORS = (TransitionRefused, CaseChangedError, LockedRecordError)
+DOMAIN_ERRORS = (Refused, CaseChangedError, LockedRecordError)
 
 
 def staff_page(view):

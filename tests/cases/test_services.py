@@ -16,7 +16,7 @@ from cases.models import (
     Premises,
     Report,
 )
-from cases.services import CaseActionRefused, CaseChangedError
+from cases.services import CaseChangedError, Refused
 
 from .factories import CaseFactory, PartyFactory, ReportFactory
 
@@ -105,7 +105,7 @@ def test_several_reports_become_one_case_with_their_pollutants(smo_user):
 def test_a_report_already_triaged_by_someone_else_is_refused(smo_user):
     report = ReportFactory()
     services.case_open_from_reports(reports=[report], actor=smo_user, summary="A")
-    with pytest.raises(CaseActionRefused, match="Already on a case"):
+    with pytest.raises(Refused, match="Already on a case"):
         services.case_open_from_reports(reports=[report], actor=smo_user, summary="B")
     assert Case.objects.count() == 1
 
@@ -126,7 +126,7 @@ def test_case_numbers_count_up_per_year(smo_user):
 
 
 def test_clerk_cannot_open_from_reports(clerk_user):
-    with pytest.raises(CaseActionRefused):
+    with pytest.raises(Refused):
         services.case_open_from_reports(
             reports=[ReportFactory()], actor=clerk_user, summary="x"
         )
@@ -167,9 +167,9 @@ def test_duplicate_merge_moves_reports_and_keeps_both_histories(smo_user):
 
 def test_merge_into_a_duplicate_or_itself_is_refused(smo_user):
     case = CaseFactory()
-    with pytest.raises(CaseActionRefused):
+    with pytest.raises(Refused):
         services.case_merge_duplicate(case=case, into=case, actor=smo_user)
-    with pytest.raises(CaseActionRefused, match="itself a duplicate"):
+    with pytest.raises(Refused, match="itself a duplicate"):
         services.case_merge_duplicate(
             case=case, into=CaseFactory(duplicate=True), actor=smo_user
         )
@@ -203,7 +203,7 @@ def test_party_named_in_two_roles_but_not_twice_in_one(smo_user):
     party = PartyFactory(name="Harbor Auto LLC", kind="entity")
     services.case_add_party(case=case, actor=smo_user, role="owner", party=party)
     services.case_add_party(case=case, actor=smo_user, role="operator", party=party)
-    with pytest.raises(CaseActionRefused, match="already named"):
+    with pytest.raises(Refused, match="already named"):
         services.case_add_party(case=case, actor=smo_user, role="owner", party=party)
     assert case.case_parties.count() == 2
     assert case.events.filter(kind="party").count() == 2
@@ -238,7 +238,7 @@ def test_referral_outcome_is_recorded_once(smo_user):
     services.case_record_referral_outcome(
         case=case, actor=smo_user, outcome="DEC issued a consent order"
     )
-    with pytest.raises(CaseActionRefused):
+    with pytest.raises(Refused):
         services.case_record_referral_outcome(
             case=case, actor=smo_user, outcome="again"
         )

@@ -100,7 +100,13 @@ def test_case_page_buttons_are_the_fsm_transitions(client_as, case):
     html = client_as("smo").get(reverse("cases:detail", args=[case.number]))
     html = html.content.decode()
     for t in services.available_transitions(case, case.assigned_officer or _smo()):
-        assert reverse("cases:transition", args=[case.number, t.name]) in html
+        if t.enabled:
+            assert reverse("cases:transition", args=[case.number, t.name]) in html
+        else:  # offered, disabled, with what must be done first and where
+            assert f'aria-describedby="why-{t.name}"' in html
+            for reason in t.blocked_by:
+                assert reason.text in html
+                assert reason.url in html
     assert "/act/start_investigation/" not in html  # already investigating
     assert "/act/begin_enforcement/" not in html  # the enforcement app's
 

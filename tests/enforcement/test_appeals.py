@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from cases.models import CaseEvent, Deadline
-from cases.services import TransitionRefused
+from cases.services import Refused
 from enforcement.models import AppealStatus, Decision, NoticeStatus
 from enforcement.services import appeals as svc
 from enforcement.services import notices as notice_svc
@@ -55,7 +55,7 @@ def test_an_appeal_filed_on_day_16_is_recorded_and_flagged_late(
 
 
 def test_only_the_clerk_or_smo_records_appeals(issued_notice, attorney_user, owner):
-    with pytest.raises(TransitionRefused):
+    with pytest.raises(Refused):
         svc.appeal_file(
             notice=issued_notice,
             actor=attorney_user,
@@ -66,7 +66,7 @@ def test_only_the_clerk_or_smo_records_appeals(issued_notice, attorney_user, own
 
 
 def test_a_draft_notice_cannot_be_appealed(draft_notice, clerk_user, owner):
-    with pytest.raises(TransitionRefused, match="issued"):
+    with pytest.raises(Refused, match="issued"):
         svc.appeal_file(
             notice=draft_notice,
             actor=clerk_user,
@@ -126,19 +126,19 @@ def test_hearing_scheduled_past_30_days_is_allowed_and_warned(appeal, clerk_user
 
 
 def test_scheduling_needs_a_date(appeal, clerk_user):
-    with pytest.raises(TransitionRefused, match="hearing date"):
+    with pytest.raises(Refused, match="hearing date"):
         svc.appeal_schedule_hearing(appeal=appeal, actor=clerk_user, hearing_at=None)
 
 
 def test_scheduling_refused_for_the_inspector(appeal, inspector_user):
-    with pytest.raises(TransitionRefused, match="role"):
+    with pytest.raises(Refused, match="role"):
         svc.appeal_schedule_hearing(
             appeal=appeal, actor=inspector_user, hearing_at=aware(2026, 4, 1)
         )
 
 
 def test_decision_before_a_hearing_is_refused(appeal, clerk_user):
-    with pytest.raises(TransitionRefused, match="not possible"):
+    with pytest.raises(Refused, match="not possible"):
         svc.appeal_decide(
             appeal=appeal,
             actor=clerk_user,
@@ -149,7 +149,7 @@ def test_decision_before_a_hearing_is_refused(appeal, clerk_user):
 
 
 def test_decision_dated_before_the_hearing_is_refused(scheduled_appeal, clerk_user):
-    with pytest.raises(TransitionRefused, match="before the hearing"):
+    with pytest.raises(Refused, match="before the hearing"):
         svc.appeal_decide(
             appeal=scheduled_appeal,
             actor=clerk_user,
@@ -160,7 +160,7 @@ def test_decision_dated_before_the_hearing_is_refused(scheduled_appeal, clerk_us
 
 
 def test_decision_needs_its_resolution_text(scheduled_appeal, clerk_user):
-    with pytest.raises(TransitionRefused, match="resolution"):
+    with pytest.raises(Refused, match="resolution"):
         svc.appeal_decide(
             appeal=scheduled_appeal,
             actor=clerk_user,
@@ -267,14 +267,14 @@ def test_filing_and_mailing_within_five_days_close_the_appeal(
 
 
 def test_recording_the_filing_before_a_decision_is_refused(appeal, clerk_user):
-    with pytest.raises(TransitionRefused, match="decided"):
+    with pytest.raises(Refused, match="decided"):
         svc.appeal_record_clerk_filing(
             appeal=appeal, actor=clerk_user, filed_on=dt.date(2026, 3, 25)
         )
 
 
 def test_withdrawn_appeal_waives_the_hearing_deadline(appeal, clerk_user, smo_user):
-    with pytest.raises(TransitionRefused, match="reason"):
+    with pytest.raises(Refused, match="reason"):
         svc.appeal_withdraw(appeal=appeal, actor=clerk_user, reason="")
     appeal = svc.appeal_withdraw(appeal=appeal, actor=clerk_user, reason="Settled.")
     assert appeal.status == AppealStatus.WITHDRAWN
@@ -297,7 +297,7 @@ def test_withdrawing_a_decided_appeal_is_refused(scheduled_appeal, clerk_user):
         decided_on=dt.date(2026, 3, 24),
         resolution="Upheld.",
     )
-    with pytest.raises(TransitionRefused, match="not possible"):
+    with pytest.raises(Refused, match="not possible"):
         svc.appeal_withdraw(appeal=appeal, actor=clerk_user, reason="x")
 
 
@@ -311,5 +311,5 @@ def test_close_before_filing_and_mailing_is_refused(scheduled_appeal, clerk_user
         decided_on=dt.date(2026, 3, 24),
         resolution="Upheld.",
     )
-    with pytest.raises(TransitionRefused, match="filing"):
+    with pytest.raises(Refused, match="filing"):
         run_step(obj=appeal, transition="close", actor=clerk_user)

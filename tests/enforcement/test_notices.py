@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from cases.models import CaseEvent, CaseStatus, Deadline
-from cases.services import TransitionRefused
+from cases.services import Refused
 from enforcement.models import (
     NoticeFrozenError,
     NoticeOfViolation,
@@ -30,13 +30,13 @@ def test_a_notice_cannot_be_drafted_before_the_violation_is_confirmed(
         status=CaseStatus.INVESTIGATING
     )
     confirmed_case.refresh_from_db()
-    with pytest.raises(TransitionRefused, match="confirmed"):
+    with pytest.raises(Refused, match="confirmed"):
         draft(confirmed_case, smo_user)
     assert not NoticeOfViolation.objects.exists()
 
 
 def test_only_the_smo_drafts_notices(confirmed_case, clerk_user):
-    with pytest.raises(TransitionRefused):
+    with pytest.raises(Refused):
         draft(confirmed_case, clerk_user)
 
 
@@ -94,7 +94,7 @@ def test_issue_freezes_recipient_opens_deadlines_and_begins_enforcement(
 
 def test_issue_refused_without_requirements_says_why(draft_notice, smo_user):
     NoticeRequirement.objects.filter(notice=draft_notice).delete()
-    with pytest.raises(TransitionRefused, match="requirement"):
+    with pytest.raises(Refused, match="requirement"):
         svc.notice_issue(notice=draft_notice, actor=smo_user)
     draft_notice.refresh_from_db()
     assert draft_notice.status == NoticeStatus.DRAFT
@@ -104,17 +104,17 @@ def test_issue_refused_without_requirements_says_why(draft_notice, smo_user):
 def test_issue_refused_without_mailing_address(draft_notice, smo_user, owner):
     owner.mailing_address = ""
     owner.save()
-    with pytest.raises(TransitionRefused, match="mailing address"):
+    with pytest.raises(Refused, match="mailing address"):
         svc.notice_issue(notice=draft_notice, actor=smo_user)
 
 
 def test_issue_refused_for_the_clerk(draft_notice, clerk_user):
-    with pytest.raises(TransitionRefused, match="role"):
+    with pytest.raises(Refused, match="role"):
         svc.notice_issue(notice=draft_notice, actor=clerk_user)
 
 
 def test_issue_twice_is_refused(issued_notice, smo_user):
-    with pytest.raises(TransitionRefused, match="not possible"):
+    with pytest.raises(Refused, match="not possible"):
         svc.notice_issue(notice=issued_notice, actor=smo_user)
 
 
@@ -172,19 +172,19 @@ def test_a_correction_supersedes_the_issued_notice_and_both_are_kept(
 
 def test_a_second_correction_of_the_same_notice_is_refused(issued_notice, smo_user):
     svc.notice_start_correction(notice=issued_notice, actor=smo_user)
-    with pytest.raises(TransitionRefused, match="already exists"):
+    with pytest.raises(Refused, match="already exists"):
         svc.notice_start_correction(notice=issued_notice, actor=smo_user)
 
 
 def test_supersede_without_an_issued_correction_is_refused(issued_notice, smo_user):
     from enforcement.services.flow import run_step
 
-    with pytest.raises(TransitionRefused, match="correcting notice"):
+    with pytest.raises(Refused, match="correcting notice"):
         run_step(obj=issued_notice, transition="supersede", actor=smo_user)
 
 
 def test_a_draft_cannot_be_corrected(draft_notice, smo_user):
-    with pytest.raises(TransitionRefused):
+    with pytest.raises(Refused):
         svc.notice_start_correction(notice=draft_notice, actor=smo_user)
 
 
@@ -198,14 +198,14 @@ def test_compliance_meets_the_remediation_deadline(issued_notice, smo_user):
 
 
 def test_compliance_needs_its_date(issued_notice, smo_user):
-    with pytest.raises(TransitionRefused, match="date of compliance"):
+    with pytest.raises(Refused, match="date of compliance"):
         svc.notice_record_compliance(
             notice=issued_notice, actor=smo_user, complied_on=None
         )
 
 
 def test_compliance_of_a_draft_is_refused(draft_notice, smo_user):
-    with pytest.raises(TransitionRefused, match="not possible"):
+    with pytest.raises(Refused, match="not possible"):
         svc.notice_record_compliance(
             notice=draft_notice, actor=smo_user, complied_on=dt.date(2026, 3, 12)
         )
@@ -214,7 +214,7 @@ def test_compliance_of_a_draft_is_refused(draft_notice, smo_user):
 def test_not_complied_after_the_deadline_then_escalated(issued_notice, smo_user):
     notice = svc.notice_record_noncompliance(notice=issued_notice, actor=smo_user)
     assert notice.status == NoticeStatus.NOT_COMPLIED
-    with pytest.raises(TransitionRefused, match="why"):
+    with pytest.raises(Refused, match="why"):
         svc.notice_escalate(notice=notice, actor=smo_user, note="")
     notice = svc.notice_escalate(
         notice=notice, actor=smo_user, note="Corrective measures."
@@ -229,26 +229,26 @@ def test_not_complied_is_refused_before_the_deadline(confirmed_case, smo_user):
     notice = svc.notice_issue(
         notice=notice, actor=smo_user, issued_on=timezone.localdate()
     )
-    with pytest.raises(TransitionRefused, match="compliance deadline"):
+    with pytest.raises(Refused, match="compliance deadline"):
         svc.notice_record_noncompliance(notice=notice, actor=smo_user)
 
 
 def test_not_complied_is_refused_while_an_appeal_is_pending(appeal, smo_user):
-    with pytest.raises(TransitionRefused, match="pending appeal"):
+    with pytest.raises(Refused, match="pending appeal"):
         svc.notice_record_noncompliance(notice=appeal.notice, actor=smo_user)
 
 
 def test_escalate_from_issued_is_refused(issued_notice, smo_user):
-    with pytest.raises(TransitionRefused, match="not possible"):
+    with pytest.raises(Refused, match="not possible"):
         svc.notice_escalate(notice=issued_notice, actor=smo_user, note="x")
 
 
 def test_withdraw_needs_a_reason_and_waives_deadlines(
     issued_notice, smo_user, clerk_user
 ):
-    with pytest.raises(TransitionRefused, match="reason"):
+    with pytest.raises(Refused, match="reason"):
         svc.notice_withdraw(notice=issued_notice, actor=smo_user, reason="")
-    with pytest.raises(TransitionRefused, match="role"):
+    with pytest.raises(Refused, match="role"):
         svc.notice_withdraw(notice=issued_notice, actor=clerk_user, reason="x")
     notice = svc.notice_withdraw(
         notice=issued_notice, actor=smo_user, reason="Wrong lot."
@@ -260,7 +260,7 @@ def test_withdraw_needs_a_reason_and_waives_deadlines(
 def test_withdraw_on_reversal_needs_a_reversed_appeal(issued_notice, smo_user):
     from enforcement.services.flow import run_step
 
-    with pytest.raises(TransitionRefused, match="reversed"):
+    with pytest.raises(Refused, match="reversed"):
         run_step(obj=issued_notice, transition="withdraw_on_reversal", actor=smo_user)
 
 
@@ -287,14 +287,14 @@ def test_service_by_certified_mail_needs_the_article_number(issued_notice, smo_u
         reason="Unclaimed",
     )
     assert record.returned
-    with pytest.raises(TransitionRefused):
+    with pytest.raises(Refused):
         svc.service_record_returned(
             record=record, actor=smo_user, returned_on=dt.date(2026, 3, 9), reason="x"
         )
 
 
 def test_service_of_a_draft_is_refused(draft_notice, smo_user):
-    with pytest.raises(TransitionRefused, match="Issue"):
+    with pytest.raises(Refused, match="Issue"):
         svc.notice_record_service(
             notice=draft_notice,
             actor=smo_user,
@@ -337,6 +337,6 @@ def test_two_people_issuing_the_same_draft_one_wins(draft_notice, smo_user):
 
     stale = NoticeOfViolation.objects.get(pk=draft_notice.pk)
     svc.notice_issue(notice=draft_notice, actor=smo_user)
-    with pytest.raises((TransitionRefused, CaseChangedError)):
+    with pytest.raises((Refused, CaseChangedError)):
         svc.notice_issue(notice=stale, actor=smo_user)
     assert NoticeOfViolation.objects.get(pk=draft_notice.pk).deadlines().count() == 2

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from cases.models import Case, CaseKind, CaseStatus, Deadline
-from cases.services import TransitionRefused
+from cases.services import Refused
 from enforcement.models import (
     AlternativeKind,
     AlternativeStatus,
@@ -45,20 +45,20 @@ def step(obj, name, actor, **fields):
 
 
 def test_corrective_measures_need_a_notice_not_complied_with(issued_notice, smo_user):
-    with pytest.raises(TransitionRefused, match="non-compliance"):
+    with pytest.raises(Refused, match="non-compliance"):
         svc.corrective_request_access(
             notice=issued_notice, actor=smo_user, request_letter_on=D
         )
 
 
 def test_access_refused_warrant_order_work_invoice_paid(corrective, smo_user):
-    with pytest.raises(TransitionRefused, match="owner's answer"):
+    with pytest.raises(Refused, match="owner's answer"):
         step(corrective, "record_access_refused", smo_user)
     a = step(corrective, "record_access_refused", smo_user, response_on=D)
     assert a.status == CorrectiveStatus.ACCESS_REFUSED
-    with pytest.raises(TransitionRefused, match="not possible"):
+    with pytest.raises(Refused, match="not possible"):
         step(a, "record_work", smo_user)
-    with pytest.raises(TransitionRefused, match="court"):
+    with pytest.raises(Refused, match="court"):
         step(a, "record_warrant", smo_user, warrant_court="")
     a = step(
         a,
@@ -85,7 +85,7 @@ def test_access_refused_warrant_order_work_invoice_paid(corrective, smo_user):
         work_description="Basin cleaned",
         work_completed_on=dt.date(2026, 4, 8),
     )
-    with pytest.raises(TransitionRefused, match="itemize"):
+    with pytest.raises(Refused, match="itemize"):
         step(
             a,
             "invoice",
@@ -108,7 +108,7 @@ def test_access_refused_warrant_order_work_invoice_paid(corrective, smo_user):
         amount=Decimal("100"),
         incurred_on=dt.date(2026, 4, 8),
     )
-    with pytest.raises(TransitionRefused, match="total"):
+    with pytest.raises(Refused, match="total"):
         step(
             a,
             "invoice",
@@ -125,7 +125,7 @@ def test_access_refused_warrant_order_work_invoice_paid(corrective, smo_user):
         invoice_amount=Decimal("500"),
         invoiced_on=dt.date(2026, 4, 9),
     )
-    with pytest.raises(TransitionRefused, match="invoiced"):
+    with pytest.raises(Refused, match="invoiced"):
         svc.cost_item_add(
             remedy=a,
             actor=smo_user,
@@ -138,11 +138,11 @@ def test_access_refused_warrant_order_work_invoice_paid(corrective, smo_user):
 
 
 def test_access_granted_goes_straight_to_the_work(corrective, smo_user, clerk_user):
-    with pytest.raises(TransitionRefused, match="role"):
+    with pytest.raises(Refused, match="role"):
         step(corrective, "record_access_granted", clerk_user, response_on=D)
     a = step(corrective, "record_access_granted", smo_user, response_on=D)
     assert a.status == CorrectiveStatus.ACCESS_GRANTED
-    with pytest.raises(TransitionRefused, match="not possible"):
+    with pytest.raises(Refused, match="not possible"):
         step(a, "record_warrant", smo_user)
 
 
@@ -168,7 +168,7 @@ def test_nuisance_abatement_with_its_cost(confirmed_case, smo_user):
     )
     confirmed_case.refresh_from_db()
     assert confirmed_case.status == CaseStatus.ENFORCEMENT
-    with pytest.raises(TransitionRefused, match="who did the work"):
+    with pytest.raises(Refused, match="who did the work"):
         step(n, "record_abatement", smo_user)
     n = step(
         n,
@@ -193,7 +193,7 @@ def test_nuisance_abatement_with_its_cost(confirmed_case, smo_user):
         invoice_amount=Decimal("250"),
         invoiced_on=D,
     )
-    with pytest.raises(TransitionRefused, match="paid"):
+    with pytest.raises(Refused, match="paid"):
         step(n, "record_payment", smo_user)
     assert step(n, "record_payment", smo_user, paid_on=D).status == "paid"
 
@@ -207,10 +207,10 @@ def test_injunction_referral_edges(confirmed_case, smo_user):
         referred_on=D,
         grounds="Repeated.",
     )
-    with pytest.raises(TransitionRefused, match="not possible"):
+    with pytest.raises(Refused, match="not possible"):
         step(r, "record_granted", smo_user, decided_on=D, outcome_note="x")
     r = step(r, "record_petition", smo_user, court="Supreme Court", petition_filed_on=D)
-    with pytest.raises(TransitionRefused, match="decision"):
+    with pytest.raises(Refused, match="decision"):
         step(r, "record_denied", smo_user)
     r = step(r, "record_granted", smo_user, decided_on=D, outcome_note="Granted.")
     assert r.status == InjunctionStatus.GRANTED
@@ -225,7 +225,7 @@ def test_injunction_withdrawal_needs_a_reason(confirmed_case, smo_user):
         referred_on=D,
         grounds="x",
     )
-    with pytest.raises(TransitionRefused, match="why"):
+    with pytest.raises(Refused, match="why"):
         step(r, "withdraw", smo_user)
     assert step(r, "withdraw", smo_user, outcome_note="Complied").status == "withdrawn"
 
@@ -233,7 +233,7 @@ def test_injunction_withdrawal_needs_a_reason(confirmed_case, smo_user):
 def test_remedies_need_a_confirmed_violation(confirmed_case, smo_user):
     Case.objects.filter(pk=confirmed_case.pk).update(status=CaseStatus.INVESTIGATING)
     confirmed_case.refresh_from_db()
-    with pytest.raises(TransitionRefused, match="confirmed violation"):
+    with pytest.raises(Refused, match="confirmed violation"):
         svc.nuisance_declare(
             case=confirmed_case,
             actor=smo_user,
@@ -277,9 +277,9 @@ def test_emergency_suspension_opens_the_notice_of_reasons_deadline(
     )
     deadline = svc.open_deadline_for(s, "R-SUS-1")
     assert deadline.due_date == dt.date(2026, 4, 7)
-    with pytest.raises(TransitionRefused, match="notice of reasons"):
+    with pytest.raises(Refused, match="notice of reasons"):
         step(s, "record_notice", smo_user)
-    with pytest.raises(TransitionRefused, match="not possible"):
+    with pytest.raises(Refused, match="not possible"):
         step(s, "lift", smo_user, lifted_on=D, lifted_reason="x")
     s = step(
         s,
@@ -323,7 +323,7 @@ def termination(confirmed_case, smo_user, owner):
 
 def test_termination_petition_hearing_and_grant(termination, smo_user):
     t = step(termination, "terminate", smo_user, terminated_on=dt.date(2026, 4, 5))
-    with pytest.raises(TransitionRefused, match="petition"):
+    with pytest.raises(Refused, match="petition"):
         step(t, "record_petition", smo_user)
     t = step(
         t,
@@ -333,7 +333,7 @@ def test_termination_petition_hearing_and_grant(termination, smo_user):
         petition_grounds="Fixed",
     )
     t = step(t, "schedule_hearing", smo_user, hearing_at=aware(2026, 4, 9))
-    with pytest.raises(TransitionRefused, match="ceased"):
+    with pytest.raises(Refused, match="ceased"):
         step(
             t,
             "grant_access",
@@ -359,7 +359,7 @@ def test_termination_denied_in_writing(termination, smo_user):
         termination, "record_petition", smo_user, petition_on=D, petition_grounds="x"
     )
     t = step(t, "schedule_hearing", smo_user, hearing_at=aware(2026, 4, 9))
-    with pytest.raises(TransitionRefused, match="in writing"):
+    with pytest.raises(Refused, match="in writing"):
         step(t, "deny_access", smo_user, decided_on=dt.date(2026, 4, 9))
     t = step(
         t,
@@ -374,14 +374,14 @@ def test_termination_denied_in_writing(termination, smo_user):
 def test_termination_withdrawn_only_while_proposed(termination, smo_user):
     t = step(termination, "withdraw", smo_user, determination="Ceased")
     assert t.status == TerminationStatus.WITHDRAWN
-    with pytest.raises(TransitionRefused, match="not possible"):
+    with pytest.raises(Refused, match="not possible"):
         step(t, "terminate", smo_user, terminated_on=D)
 
 
 def test_unauthorized_reinstatement_opens_a_new_case_as_an_offense(
     termination, smo_user, owner
 ):
-    with pytest.raises(TransitionRefused, match="not terminated"):
+    with pytest.raises(Refused, match="not terminated"):
         svc.termination_record_unauthorized_reinstatement(
             termination=termination, actor=smo_user, observed_on=D, description="x"
         )
@@ -421,15 +421,15 @@ def test_sign_offs_only_by_their_roles_in_order(
     proposal, smo_user, attorney_user, inspector_user, clerk_user
 ):
     for wrong in (smo_user, inspector_user, clerk_user):
-        with pytest.raises(TransitionRefused):
+        with pytest.raises(Refused):
             step(proposal, "recommend", wrong)
-    with pytest.raises(TransitionRefused, match="not possible"):
+    with pytest.raises(Refused, match="not possible"):
         step(proposal, "concur", inspector_user)
     r = step(proposal, "recommend", attorney_user, recommendation_note="Agree.")
     assert r.recommended_by == attorney_user and r.recommended_at is not None
     assert "No offense" in r.history_at_recommendation
     for wrong in (smo_user, attorney_user):
-        with pytest.raises(TransitionRefused, match="role"):
+        with pytest.raises(Refused, match="role"):
             step(r, "concur", wrong)
     r = step(r, "concur", inspector_user)
     assert r.concurred_by == inspector_user and r.status == AlternativeStatus.CONCURRED
@@ -446,23 +446,23 @@ def test_criterion_two_is_computed_from_the_offense_history(
     )
     label, met, how = proposal.criteria()[1]
     assert not met and "2019-01-01" in how
-    with pytest.raises(TransitionRefused, match="five criteria"):
+    with pytest.raises(Refused, match="five criteria"):
         step(proposal, "recommend", attorney_user)
 
 
 def test_a_failed_typed_criterion_blocks_the_recommendation(proposal, attorney_user):
     type(proposal).objects.filter(pk=proposal.pk).update(cooperated=False)
     proposal.refresh_from_db()
-    with pytest.raises(TransitionRefused, match="five criteria"):
+    with pytest.raises(Refused, match="five criteria"):
         step(proposal, "recommend", attorney_user)
 
 
 def test_declines_by_each_signer(
     proposal, attorney_user, inspector_user, confirmed_case, smo_user, owner
 ):
-    with pytest.raises(TransitionRefused, match="reason"):
+    with pytest.raises(Refused, match="reason"):
         step(proposal, "decline_recommendation", attorney_user)
-    with pytest.raises(TransitionRefused, match="role"):
+    with pytest.raises(Refused, match="role"):
         step(proposal, "decline_recommendation", inspector_user, declined_reason="x")
     d = step(
         proposal,
@@ -477,12 +477,12 @@ def test_completion_needs_every_remedy_done(
     proposal, attorney_user, inspector_user, smo_user
 ):
     r = step(proposal, "recommend", attorney_user)
-    with pytest.raises(TransitionRefused):
+    with pytest.raises(Refused):
         svc.alternative_item_complete(
             item=r.items.first(), actor=smo_user, completed_on=D
         )
     r = step(r, "concur", inspector_user)
-    with pytest.raises(TransitionRefused, match="every remedy"):
+    with pytest.raises(Refused, match="every remedy"):
         step(r, "complete", smo_user)
     for item in r.items.all():
         svc.alternative_item_complete(item=item, actor=smo_user, completed_on=D)
@@ -494,7 +494,7 @@ def test_concurrent_steps_on_one_remedy_one_wins(corrective, smo_user):
 
     stale = type(corrective).objects.get(pk=corrective.pk)
     step(corrective, "record_access_granted", smo_user, response_on=D)
-    with pytest.raises((TransitionRefused, CaseChangedError)):
+    with pytest.raises((Refused, CaseChangedError)):
         svc.remedy_step(
             obj=stale,
             transition="record_access_refused",

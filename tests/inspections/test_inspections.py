@@ -12,7 +12,7 @@ from django.utils import timezone
 from PIL import Image
 
 from cases.models import CaseEvent, CaseKind, CaseSource
-from cases.services import TransitionRefused, case_open
+from cases.services import Refused, case_open
 from inspections import services
 from inspections.calendar import ical_events
 from inspections.models import (
@@ -51,7 +51,7 @@ def test_scheduled_inspection_can_be_recorded_then_finalized(smo_user, scheduled
 
 
 def test_recording_without_who_went_is_refused(smo_user, scheduled):
-    with pytest.raises(TransitionRefused, match="who went"):
+    with pytest.raises(Refused, match="who went"):
         services.inspection_record(
             actor=smo_user,
             inspection=scheduled,
@@ -75,7 +75,7 @@ def test_refusal_without_notes_is_refused(smo_user, scheduled):
 
 
 def test_finalize_from_scheduled_is_not_possible(smo_user, scheduled):
-    with pytest.raises(TransitionRefused, match="not possible"):
+    with pytest.raises(Refused, match="not possible"):
         services.inspection_finalize(actor=smo_user, inspection=scheduled)
 
 
@@ -90,13 +90,13 @@ def test_finalize_without_the_smo_role_is_refused(smo_user, clerk_user, schedule
 
 
 def test_cancel_needs_a_reason_and_only_from_scheduled(smo_user, scheduled):
-    with pytest.raises(TransitionRefused, match="reason"):
+    with pytest.raises(Refused, match="reason"):
         services.inspection_cancel(actor=smo_user, inspection=scheduled, reason="")
     cancelled = services.inspection_cancel(
         actor=smo_user, inspection=scheduled, reason="Owner rescheduled"
     )
     assert cancelled.status == InspectionStatus.CANCELLED
-    with pytest.raises(TransitionRefused):
+    with pytest.raises(Refused):
         record(cancelled, smo_user)
 
 
@@ -105,7 +105,7 @@ def test_service_on_a_stale_copy_works_on_the_locked_row_and_refuses(
 ):
     stale = Inspection.objects.get(pk=scheduled.pk)
     services.inspection_cancel(actor=smo_user, inspection=scheduled, reason="x")
-    with pytest.raises(TransitionRefused, match="Cancelled"):
+    with pytest.raises(Refused, match="Cancelled"):
         services.inspection_cancel(actor=smo_user, inspection=stale, reason="y")
     assert Inspection.objects.get(pk=scheduled.pk).cancelled_reason == "x"
 
@@ -308,7 +308,7 @@ def test_warrant_application_runs_draft_filed_issued_executed(smo_user, schedule
     case = services.inspection_open_case(actor=smo_user, inspection=inspection)
     warrant = services.warrant_start(actor=smo_user, inspection=inspection)
     assert warrant.status == WarrantStatus.DRAFT and warrant.case == case
-    with pytest.raises(TransitionRefused, match="probable-cause"):
+    with pytest.raises(Refused, match="probable-cause"):
         services.warrant_advance(
             actor=smo_user, warrant=warrant, transition="file", on=timezone.localdate()
         )
@@ -323,7 +323,7 @@ def test_warrant_application_runs_draft_filed_issued_executed(smo_user, schedule
         actor=smo_user, warrant=warrant, transition="file", on=today
     )
     assert warrant.status == WarrantStatus.FILED
-    with pytest.raises(TransitionRefused, match="not possible"):
+    with pytest.raises(Refused, match="not possible"):
         services.warrant_advance(
             actor=smo_user, warrant=warrant, transition="record_executed", on=today
         )
@@ -350,7 +350,7 @@ def test_warrant_denied_is_a_final_outcome(smo_user, scheduled):
         actor=smo_user, warrant=warrant, transition="record_denied", on=today
     )
     assert warrant.status == WarrantStatus.DENIED
-    with pytest.raises(TransitionRefused):
+    with pytest.raises(Refused):
         services.warrant_advance(
             actor=smo_user, warrant=warrant, transition="record_issued", on=today
         )

@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from cases.models import Case, CaseEvent, CaseKind, CaseSource
-from cases.services import TransitionRefused, case_open
+from cases.services import Refused, case_open
 from inspections import services
 from inspections.models import SpillNotification, SpillStatus
 
@@ -207,7 +207,7 @@ def test_confirmation_cannot_be_marked_missing_before_it_is_due(clock, smo_user,
     clock(at(2026, 12, 18, 16))
     s = spill(smo_user, yard, at(2026, 12, 18, 9), at(2026, 12, 18, 11))
     clock(at(2026, 12, 23, 16))  # the due date itself: not overdue yet
-    with pytest.raises(TransitionRefused, match="not overdue"):
+    with pytest.raises(Refused, match="not overdue"):
         services.spill_mark_confirmation_missing(actor=smo_user, spill=s)
 
 
@@ -245,7 +245,7 @@ def test_no_notice_at_all_becomes_missing_after_the_next_business_day(
 def test_close_refused_while_the_written_confirmation_is_pending(clock, smo_user, yard):
     clock(at(2026, 12, 18, 16))
     s = spill(smo_user, yard, at(2026, 12, 18, 9), at(2026, 12, 18, 11))
-    with pytest.raises(TransitionRefused, match="written confirmation"):
+    with pytest.raises(Refused, match="written confirmation"):
         services.spill_close(actor=smo_user, spill=s)
 
 
@@ -263,7 +263,7 @@ def test_close_without_smo_role_is_refused(clock, smo_user, clerk_user, yard):
     services.spill_close(actor=smo_user, spill=s)
     s.refresh_from_db()
     assert s.status == SpillStatus.CLOSED
-    with pytest.raises(TransitionRefused, match="not possible"):
+    with pytest.raises(Refused, match="not possible"):
         services.spill_close(actor=smo_user, spill=s)
 
 

@@ -33,7 +33,6 @@ def _section(model, field) -> list[str]:
             for t in transitions
         }
     )
-    by_name = {t.name: t for t in transitions}
     lines = [
         f"## {model._meta.verbose_name.capitalize()} (`{model._meta.label}.{field.name}`)",
         "",
@@ -46,14 +45,39 @@ def _section(model, field) -> list[str]:
         lines.append(f"    [*] --> {field.default}")
     for source, target, name, label in edges:
         lines.append(f"    {source} --> {target} : {label} ({name})")
-    lines += ["```", "", "| transition | from | to | conditions | rule |"]
-    lines.append("|---|---|---|---|---|")
+    lines += [
+        "```",
+        "",
+        "| transition | from | to | who | guards (what it says when it fails) | rule |",
+        "|---|---|---|---|---|---|",
+    ]
     for source, target, name, _label in edges:
-        t = by_name[name]
-        guards = ", ".join(f"`{c.__name__}`" for c in t.conditions) or "—"
-        rule = t.custom.get("rule_id", "") or "—"
-        lines.append(f"| `{name}` | {source} | {target} | {guards} | {rule} |")
+        t = next(t for t in transitions if t.name == name and str(t.source) == source)
+        lines.append(
+            f"| `{name}` | {source} | {target} | {_who(t)} | {_guards(t)} | "
+            f"{t.custom.get('rule_id', '') or '—'} |"
+        )
     return [*lines, ""]
+
+
+def _who(t) -> str:
+    if t.custom.get("hidden"):
+        return "system (another workflow's step)"
+    roles = getattr(t.permission, "roles", None)
+    return ", ".join(roles) if roles else "anyone"
+
+
+def _guards(t) -> str:
+    """Each guard, its words, and whether the step's own form supplies it
+    ("form") or something must be done first ("first")."""
+    if not t.conditions:
+        return "—"
+    parts = []
+    for c in t.conditions:
+        where = "form" if getattr(c, "supplied_by_form", True) else "first"
+        words = getattr(c, "refusal", c.__name__.replace("_", " "))
+        parts.append(f"`{c.__name__}` ({where}): {words}")
+    return "<br>".join(parts)
 
 
 def transitions_markdown() -> str:
@@ -62,6 +86,11 @@ def transitions_markdown() -> str:
         "",
         "Generated from the models by `manage.py transitions_doc` (`make docs`); "
         "do not edit by hand.",
+        "",
+        "Every step runs through `cases.workflow.run`. A guard marked *form* is "
+        "supplied by the step's own form and checked on submit; one marked *first* "
+        "must be satisfied before the step is offered (the button is shown disabled "
+        "with its words and, where there is one, a link).",
         "",
     ]
     for model, field in fsm_fields():

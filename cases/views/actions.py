@@ -1,0 +1,136 @@
+"""The one view helper of every workflow: which steps a page offers (from the state
+machine, `cases.workflow.actions`), binding a step's form from a POST, and turning
+a service call's refusal into a message and form errors with the user's input kept.
+
+Views never test a status or a role name to decide what to show: they call
+`action_forms` and render `workflow/_actions.html`."""
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
+from django.utils.html import format_html, format_html_join
+
+from ..documents.contracts import FactsInvalid
+from ..documents.services import DocumentError
+from ..workflow import CaseChangedError, Refused, actions, transitions_of
+
+
+class NoInput:
+    """The form of a step that asks for nothing: always valid, no fields."""
+
+    fields: dict = {}
+    cleaned_data: dict = {}
+    errors: dict = {}
+
+    def __init__(self, *args, **kwargs):
+        self.non_field = []
+
+    def is_valid(self) -> bool:
+        return True
+
+    def add_error(self, field, error):
+        self.non_field.append(error)
+
+    def non_field_errors(self):
+        return self.non_field
+
+    def __str__(self) -> str:
+        return ""
+
+
+def action_forms(obj, user, forms: dict, *, bound=None, form_kwargs=None) -> list:
+    """(action, form) for each step `user` may take on `obj` from here: the form
+    is `forms[action.form_key]` (prefixed by the step's name), or `bound` — the
+    submitted form of a refused step, with its errors and the user's input."""
+    bound = bound or {}
+    offered = []
+    for action in actions(obj, user):
+        form = bound.get(action.name)
+        if form is None:
+            form_class = forms.get(action.form_key, NoInput)
+            form = form_class(prefix=action.name, **(form_kwargs or {}))
+        offered.append((action, form))
+    return offered
+
+
+def bind_step(request, obj, name: str, forms: dict, *, form_kwargs=None):
+    """The step's form bound to the POST. 404 for a step the record does not have,
+    403 for one the user's role may never take (whatever the state)."""
+    method = transitions_of(type(obj)).get(name)
+    if method is None:
+        raise Http404("No such step.")
+    meta = method._django_fsm
+    if not any(t.has_perm(obj, request.user) for t in meta.transitions.values()):
+        raise PermissionDenied("Your role does not allow that step.")
+    first = next(iter(meta.transitions.values()))
+    form_class = forms.get(first.custom.get("form", "plain"), NoInput)
+    return form_class(
+        request.POST, request.FILES or None, prefix=name, **(form_kwargs or {})
+    )
+
+
+def refusal_html(exc: Refused):
+    """The refusal as a sentence, with a link to the page that fixes each reason."""
+    links = [r for r in exc.reasons if r.url]
+    if not links:
+        return str(exc)
+    return format_html(
+        "{} {}",
+        str(exc),
+        format_html_join(
+            " ", '<a href="{}">{}</a>', ((r.url, r.link_text) for r in links)
+        ),
+    )
+
+
+def put_errors_on(form, error: ValidationError) -> None:
+    """A service's ValidationError on the form (unknown keys: form-wide)."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.message_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error.messages)
+
+
+def attempt(request, form, call, *, success="", on_changed=None):
+    """Validate `form` (when given), then run `call()`.
+
+    Returns its result, or None when nothing happened: invalid input and a
+    service's ValidationError go on the form; a refusal, a stale copy or a
+    document that could not be made become a message (and a form error). The
+    caller re-renders the form it passed, so the user's input is kept;
+    `on_changed()` is called when the record changed under the user."""
+    if form is not None and not form.is_valid():
+        messages.error(request, "Please correct the errors below.")
+        return None
+    try:
+        result = call()
+    except Refused as exc:
+        messages.error(request, refusal_html(exc))
+        if form is not None:
+            form.add_error(None, str(exc))
+        return None
+    except CaseChangedError as exc:
+        messages.error(request, str(exc))
+        if on_changed is not None:
+            on_changed()
+        return None
+    except DocumentError as exc:
+        messages.error(request, str(exc))
+        return None
+    except FactsInvalid as exc:
+        # The document would say less than the law requires: nothing was saved.
+        messages.error(request, f"{exc}. Nothing was saved.")
+        if form is not None:
+            form.add_error(None, str(exc))
+        return None
+    except ValidationError as exc:
+        if form is None:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            put_errors_on(form, exc)
+            messages.error(request, "Please correct the errors below.")
+        return None
+    if success:
+        messages.success(request, success)
+    return result

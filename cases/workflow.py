@@ -1,0 +1,356 @@
+"""The workflow kernel: the one way any record of this project changes state.
+
+Every state machine (cases, field work, enforcement) is a django-fsm `status`
+field whose transitions carry:
+- `permission=` a role predicate from `cases.roles`;
+- `conditions=[...]`, each decorated with `guard` so it says, in words a user
+  understands, why the step cannot be taken yet — and whether the step's own form
+  supplies what it checks (`form=True`, checked on submit and answered with the
+  form) or something else must be done first (`form=False`, shown beside a
+  disabled button with a link to the page that does it);
+- `custom={"label": …, "rule_id": …, "form": …}`: what the button says, the rule
+  of RULES.md it applies, and which form collects its input; `"hidden": True` for
+  a step another workflow fires (never a button).
+
+`actions(obj, user)` lists the buttons a page shows; `run(obj, name, …)` fires a
+step: lock the row, check the version, check the role and the guards, fire, save,
+write one chronology event and schedule the after-commit effects. A refusal is
+always `Refused`, carrying its reasons; a stale copy is `CaseChangedError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django_fsm import ConcurrentTransition, TransitionNotAllowed
+
+__all__ = [
+    "Action",
+    "CaseChangedError",
+    "Reason",
+    "Refused",
+    "actions",
+    "guard",
+    "reasons_not",
+    "run",
+    "transitions_of",
+]
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a step cannot be taken: the words, the rule and where to fix it."""
+
+    text: str
+    rule_id: str = ""
+    url: str = ""
+    link_text: str = ""
+    form: bool = False  # the step's own form supplies it
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Refused(Exception):
+    """The one refusal of the system: a step, edit or record not allowed now.
+
+    `reasons` say why (each with its rule id and, where something else must be
+    done first, a link); `str()` is the sentence a user reads."""
+
+    def __init__(self, *reasons: Reason | str, lead: str = ""):
+        self.reasons = tuple(r if isinstance(r, Reason) else Reason(r) for r in reasons)
+        self.lead = lead
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        texts = "; ".join(r.text.rstrip(".") for r in self.reasons)
+        if self.lead:
+            return f"{self.lead} {texts}." if texts else self.lead
+        return f"{texts[:1].upper()}{texts[1:]}." if texts else "Not allowed now."
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class CaseChangedError(Exception):
+    """Someone else changed the record since the user loaded it."""
+
+    message = "This record was changed by someone else. Review it and try again."
+
+    def __init__(self, message: str | None = None, *, record=None):
+        if message is None and record is not None:
+            message = (
+                f"This {record._meta.verbose_name} was changed by someone else. "
+                "Review it and try again."
+            )
+        super().__init__(message or self.message)
+
+
+def guard(
+    text: str,
+    *,
+    form: bool = True,
+    rule: str = "",
+    fix: Callable | None = None,
+):
+    """Mark a side-effect-free FSM condition with what it says when it fails.
+
+    `form=True`: the step's own form supplies what it checks (a date, a reason, a
+    fine), so the button is offered and the check answers the submitted form.
+    `form=False`: something else must happen first; the button is shown disabled
+    with `text` and, if `fix(instance)` returns `(url, link text)`, a link."""
+
+    def decorate(fn):
+        fn.refusal = text
+        fn.supplied_by_form = form
+        fn.rule_id = rule
+        fn.fix = fix
+        return fn
+
+    return decorate
+
+
+@dataclass
+class Action:
+    """One button of a record's page: a transition this user may fire from here."""
+
+    name: str
+    label: str
+    rule_id: str
+    form_key: str
+    target: str
+    blocked_by: list[Reason] = field(default_factory=list)
+    custom: dict = field(default_factory=dict)
+
+    @property
+    def enabled(self) -> bool:
+        return not self.blocked_by
+
+
+def transitions_of(model, field_name: str = "status") -> dict[str, object]:
+    """name → django-fsm transition method of `model`'s state field."""
+    fsm_field = model._meta.get_field(field_name)
+    methods = fsm_field.transitions.get(model) or {}
+    found = {}
+    for method in methods.values():
+        found[method.__name__] = method
+    if not found:  # subclasses register on their concrete class only
+        for klass, by_name in fsm_field.transitions.items():
+            if issubclass(model, klass):
+                found.update({m.__name__: m for m in by_name.values()})
+    return found
+
+
+def _reason_for(condition, instance) -> Reason:
+    text = getattr(condition, "refusal", None) or condition.__name__.replace("_", " ")
+    url = link_text = ""
+    fix = getattr(condition, "fix", None)
+    if fix is not None:
+        found = fix(instance)
+        if found:
+            url, link_text = found
+    return Reason(
+        text,
+        rule_id=getattr(condition, "rule_id", ""),
+        url=url,
+        link_text=link_text,
+        form=getattr(condition, "supplied_by_form", True),
+    )
+
+
+def _state(instance, field_name: str) -> str:
+    return getattr(instance, field_name)
+
+
+def _state_label(instance, field_name: str) -> str:
+    return getattr(instance, f"get_{field_name}_display")()
+
+
+def reasons_not(
+    instance, name: str, user, *, field_name: str = "status", only_preconditions=False
+) -> list[Reason]:
+    """Why `user` may not fire `name` on `instance` now; [] when nothing stops it.
+
+    The state, then the role, then every failing guard (all of them, so the user
+    fixes everything at once). `only_preconditions` leaves out the guards the
+    step's own form supplies (for deciding whether to offer the button)."""
+    method = getattr(instance, name, None)
+    meta = getattr(method, "_django_fsm", None)
+    if meta is None:
+        return [Reason(f"There is no step “{name}” for this record.")]
+    state = _state(instance, field_name)
+    if not meta.has_transition(state):
+        return [
+            Reason(
+                f"that step is not possible while it is "
+                f"“{_state_label(instance, field_name)}”"
+            )
+        ]
+    transition = meta.get_transition(state)
+    if not transition.has_perm(instance, user):
+        return [Reason("your role does not allow that step")]
+    found = []
+    for condition in transition.conditions:
+        if only_preconditions and getattr(condition, "supplied_by_form", True):
+            continue
+        if not condition(instance):
+            found.append(_reason_for(condition, instance))
+    return found
+
+
+def actions(instance, user, *, field_name: str = "status") -> list[Action]:
+    """The steps `user` may take on `instance` from its present state, as the state
+    machine says: the role may fire it, it is not another workflow's step, and
+    (if `blocked_by` is empty) nothing but its own form's input is missing."""
+    state = _state(instance, field_name)
+    offered = []
+    for name, method in transitions_of(type(instance), field_name).items():
+        meta = method._django_fsm
+        if not meta.has_transition(state):
+            continue
+        transition = meta.get_transition(state)
+        if transition.custom.get("hidden"):
+            continue
+        if not transition.has_perm(instance, user):
+            continue
+        offered.append(
+            Action(
+                name=name,
+                label=transition.custom.get("label", name.replace("_", " ")),
+                rule_id=transition.custom.get("rule_id", ""),
+                form_key=transition.custom.get("form", "plain"),
+                target=str(transition.target),
+                blocked_by=reasons_not(
+                    instance,
+                    name,
+                    user,
+                    field_name=field_name,
+                    only_preconditions=True,
+                ),
+                custom=dict(transition.custom),
+            )
+        )
+    return offered
+
+
+def chronology_links(instance):
+    """(case, premises) a record's chronology entries belong to."""
+    from .models import Case
+
+    if isinstance(instance, Case):
+        return instance, instance.premises
+    case = getattr(instance, "case", None)
+    premises = getattr(instance, "premises", None)
+    if premises is None and case is not None:
+        premises = case.premises
+    return case, premises
+
+
+def describe(instance) -> str:
+    """How the chronology names a record: "Inspection 12", "Case MS4-2026-0001"."""
+    number = getattr(instance, "number", None) or instance.pk
+    return f"{instance._meta.verbose_name.capitalize()} {number}"
+
+
+def run(
+    instance,
+    name: str,
+    *,
+    actor,
+    fields: dict | None = None,
+    expected_status: str | None = None,
+    expected_version: int | None = None,
+    field_name: str = "status",
+    event_kind: str = "transition",
+    summary: Callable | None = None,
+    detail: str = "",
+    public: bool = False,
+    before: Callable | None = None,
+    after: Callable | None = None,
+    effects: Iterable[Callable] = (),
+):
+    """Fire step `name` on a locked copy of `instance` for `actor`.
+
+    1. lock the row (`select_for_update`), refuse a stale copy (`expected_status`,
+       `expected_version` — what the user saw) with CaseChangedError;
+    2. set `fields` (what the user's form recorded with the step), then run
+       `before(locked)` (checks that need the locked row; may raise Refused);
+    3. check the role and every guard, raising Refused with all the reasons;
+    4. fire the transition, bump `version` where the model has one, save;
+    5. write one chronology event (on the record's case and premises, with the
+       record as its subject; `summary(label, from_label, to_label)` words it),
+       then `after(locked)` in the same transaction
+       (deadlines, other workflows);
+    6. schedule each of `effects(locked)` after commit (mail, render, reminders).
+
+    Returns the saved copy. Nothing is saved when it raises."""
+    from .timeline import record_event
+
+    model = type(instance)
+    try:
+        with transaction.atomic():
+            locked = model.objects.select_for_update().get(pk=instance.pk)
+            if (
+                expected_status is not None
+                and _state(locked, field_name) != expected_status
+            ):
+                raise CaseChangedError(record=locked)
+            if (
+                expected_version is not None
+                and hasattr(locked, "version")
+                and locked.version != int(expected_version)
+            ):
+                raise CaseChangedError(record=locked)
+            method = getattr(locked, name, None)
+            if getattr(method, "_django_fsm", None) is None:
+                raise Refused(f"There is no step “{name}” for this record.")
+            for attribute, value in (fields or {}).items():
+                setattr(locked, attribute, value)
+            if before is not None:
+                before(locked)
+            refusals = reasons_not(locked, name, actor, field_name=field_name)
+            if refusals:
+                raise Refused(*refusals, lead="Not done:")
+            from_status = _state(locked, field_name)
+            from_label = _state_label(locked, field_name)
+            meta = method._django_fsm.get_transition(from_status)
+            method()
+            if hasattr(locked, "version"):
+                locked.version += 1
+            locked.save()
+            case, premises = chronology_links(locked)
+            label = meta.custom.get("label", name)
+            now_label = _state_label(locked, field_name)
+            if summary is None:
+                text = f"{describe(locked)}: {label} ({from_label} → {now_label})"
+            else:
+                text = summary(label, from_label, now_label)
+            record_event(
+                case=case,
+                premises=premises,
+                actor=actor,
+                kind=event_kind,
+                summary=text,
+                detail=detail,
+                from_status=from_status,
+                to_status=_state(locked, field_name),
+                rule_id=meta.custom.get("rule_id", ""),
+                subject=locked,
+                public=public,
+            )
+            if after is not None:
+                after(locked)
+            for effect in effects:
+                transaction.on_commit(_bind(effect, locked))
+    except ConcurrentTransition as exc:
+        raise CaseChangedError(record=instance) from exc
+    except TransitionNotAllowed as exc:
+        raise Refused(str(exc)) from exc
+    return locked
+
+
+def _bind(effect, locked):
+    return lambda: effect(locked)
