@@ -149,15 +149,31 @@ class IssuedDocument(ConcurrentTransitionMixin, models.Model):
     def download_name(self) -> str:
         return f"{self.case.number}-{self.kind.replace('_', '-')}-v{self.version}.pdf"
 
-    @transition(status, source=Status.RENDERING, target=Status.ISSUED)
+    # The rendering worker's steps (cases.documents.services), never a button.
+    @transition(
+        status,
+        source=Status.RENDERING,
+        target=Status.ISSUED,
+        custom={"label": "Rendered and issued", "hidden": True},
+    )
     def mark_issued(self):
         self.issued_at = timezone.now()
         self.error = ""
 
-    @transition(status, source=Status.RENDERING, target=Status.FAILED)
+    @transition(
+        status,
+        source=Status.RENDERING,
+        target=Status.FAILED,
+        custom={"label": "Rendering failed", "hidden": True},
+    )
     def mark_failed(self, error: str = ""):
         self.error = error
 
-    @transition(status, source=Status.FAILED, target=Status.RENDERING)
+    @transition(
+        status,
+        source=Status.FAILED,
+        target=Status.RENDERING,
+        custom={"label": "Render again", "hidden": True},
+    )
     def retry(self):
         self.error = ""
