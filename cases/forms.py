@@ -325,15 +325,8 @@ class CloseExemptForm(TransitionForm):
         return data
 
     def _check_approval_in_force(self, reference: str) -> None:
-        """R-PRO-3: only an SMO written approval in force today exempts."""
-        from inspections.selectors import approvals_in_force
-
-        today = timezone.localdate()
-        if (
-            not approvals_in_force(on=today)
-            .filter(reference__iexact=reference)
-            .exists()
-        ):
+        """R-PRO-3 (the rule is Case.approval_in_force; said here on the field)."""
+        if not Case.approval_in_force(reference):
             self.add_error(
                 "exemption_reference",
                 f"No SMO written approval “{reference}” is in force today "

@@ -282,6 +282,30 @@ class Case(ConcurrentTransitionMixin, models.Model):
             return self.exempt_category is not None and self.exempt_category.exempts
         return bool(self.exemption_basis and self.exemption_reference.strip())
 
+    @staticmethod
+    def approval_in_force(reference: str, on=None) -> bool:
+        """R-PRO-3: an SMO written approval with this reference is in force `on`
+        (today by default); an expired or revoked one no longer exempts."""
+        from inspections.selectors import approvals_in_force
+
+        day = on or timezone.localdate()
+        return (
+            approvals_in_force(on=day)
+            .filter(reference__iexact=reference.strip())
+            .exists()
+        )
+
+    @guard(
+        "an SMO written approval relied on must be in force today; an expired or "
+        "revoked approval no longer exempts (record the approval under Inspections "
+        "first)",
+        rule="R-PRO-3",
+    )
+    def approval_relied_on_in_force(self) -> bool:
+        if self.exemption_basis != self.ExemptionBasis.SMO_APPROVAL:
+            return True
+        return self.approval_in_force(self.exemption_reference)
+
     @guard("choose the case to merge into")
     def has_merge_target(self) -> bool:
         return self.merged_into_id is not None and self.merged_into_id != self.pk
@@ -321,7 +345,7 @@ class Case(ConcurrentTransitionMixin, models.Model):
         source=TRIAGE_SOURCES,
         target=CaseStatus.EXEMPT,
         permission=smo_permission,
-        conditions=[has_valid_exemption],
+        conditions=[has_valid_exemption, approval_relied_on_in_force],
         custom={"label": "Close as exempt", "rule_id": "R-PRO-2"},
     )
     def close_exempt(self):

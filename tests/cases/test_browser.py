@@ -27,7 +27,10 @@ def test_smo_triages_a_report_confirms_and_resolves_and_reads_the_timeline(
 
     page.get_by_role("link", name="Start investigation").click()
     page.get_by_role("button", name="Start investigation").click()
-    page.get_by_role("link", name="Name a party").click()
+    # "Confirm violation" is shown disabled, saying what is missing and linking to it.
+    why = page.locator("#why-confirm_violation")
+    assert "add the owner, operator or discharger" in why.inner_text()
+    why.get_by_role("link", name="Name a party").click()
     page.get_by_label("Role").select_option("operator")
     page.get_by_label("New party: name").fill("Harbor Auto Detailing LLC")
     page.get_by_role("button", name="Save").click()

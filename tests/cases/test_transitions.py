@@ -77,7 +77,50 @@ def _fields(spec):
         fields["exempt_category"] = _exempt_category()
     if fields.get("merged_into") == "other":
         fields["merged_into"] = CaseFactory()
+    if fields.get("exemption_basis") == "smo_approval":
+        _approval_in_force(fields["exemption_reference"])
     return fields
+
+
+def _approval_in_force(reference, *, days_ago=0):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from inspections.models import DischargeApproval
+    from tests.conftest import make_user
+
+    from .factories import PremisesFactory
+
+    day = timezone.localdate() - dt.timedelta(days=days_ago)
+    return DischargeApproval.objects.create(
+        premises=PremisesFactory(),
+        reference=reference,
+        harm_prevented="Basement flooding",
+        discharge_description="Clear water pumped to the catch basin",
+        starts_on=day,
+        ends_on=day,
+        conditions="Clear water only.",
+        approved_by=make_user(f"approver-{reference}"),
+        approved_on=day,
+    )
+
+
+def test_the_domain_refuses_an_expired_smo_approval_without_any_form(smo_user):
+    """R-PRO-3 is checked by the state machine itself, not only by the web form."""
+    _approval_in_force("SMO-OLD", days_ago=3)
+    case = CaseFactory(status=S.INVESTIGATING)
+    with pytest.raises(Refused, match="in force today") as refused:
+        case_run_transition(
+            case=case,
+            transition="close_exempt",
+            actor=smo_user,
+            exemption_basis="smo_approval",
+            exemption_reference="SMO-OLD",
+        )
+    assert [r.rule_id for r in refused.value.reasons] == ["R-PRO-3"]
+    case.refresh_from_db()
+    assert case.status == S.INVESTIGATING and case.version == 0
 
 
 def test_the_edge_table_covers_every_edge_of_the_fsm():
