@@ -215,16 +215,26 @@ def notice_issue(
     issued_on = issued_on or timezone.localdate()
     fields = {"issued_on": issued_on, "issued_by": actor}
     fresh = NoticeOfViolation.objects.get(pk=notice.pk)
-    if fresh.status == NoticeStatus.DRAFT and fresh.requires_fine():
-        computation = tier_for_party(
-            fresh.recipient, fresh.violation_date, exclude_case=fresh.case
-        )
-        fields.update(
-            fine_tier=computation.tier.number,
-            fine_min=computation.tier.minimum,
-            fine_max=computation.tier.maximum,
-            fine_computation=computation.explanation,
-        )
+
+    def before(locked):
+        # What the issue form implies: the fine tier of the recipient's offense
+        # (R-PEN-1..3), computed on the locked row so `fine_within_tier` checks it.
+        if locked.status == NoticeStatus.DRAFT and locked.requires_fine():
+            computation = tier_for_party(
+                locked.recipient, locked.violation_date, exclude_case=locked.case
+            )
+            locked.fine_tier = computation.tier.number
+            locked.fine_min = computation.tier.minimum
+            locked.fine_max = computation.tier.maximum
+            locked.fine_computation = computation.explanation
+            fine = locked.proposed_fine
+            tier = computation.tier
+            if fine is not None and not (tier.minimum <= fine <= tier.maximum):
+                raise Refused(
+                    f"propose {tier.range_words} for a {tier.name} "
+                    f"(tier {tier.number}, {tier.rule_id})",
+                    lead="Not issued:",
+                )
 
     def after(issued):
         case = issued.case
@@ -269,6 +279,7 @@ def notice_issue(
         actor=actor,
         fields=fields,
         event_kind="notice",
+        before=before,
         detail=f"Addressed to {fresh.recipient.name}, {fresh.recipient.mailing_address}",
         after=after,
     )
