@@ -15,7 +15,7 @@ from cases.deadlines.services import (
     waive_deadline,
 )
 from cases.models import CaseStatus, Deadline, Party
-from cases.roles import Role, has_role
+from cases.roles import Role, require_role
 from cases.services import case_run_transition
 from cases.timeline import record_event
 
@@ -41,11 +41,6 @@ def case_recipients(case):
     if case.responsible_party_id:
         ids.add(case.responsible_party_id)
     return Party.objects.filter(pk__in=ids).order_by("name")
-
-
-def _require_smo(actor):
-    if not has_role(actor, Role.SMO):
-        raise Refused("Only the Stormwater Management Officer writes notices.")
 
 
 def _validate_content(
@@ -121,7 +116,7 @@ def notice_draft(
 ) -> NoticeOfViolation:
     """Draft a notice of violation on `case`. Who: SMO. Raises Refused
     (wrong role, violation not confirmed) or ValidationError (bad content)."""
-    _require_smo(actor)
+    require_role(actor, Role.SMO, doing="write notices of violation")
     _validate_content(
         case=case,
         recipient=recipient,
@@ -169,7 +164,7 @@ def notice_update(
 ) -> NoticeOfViolation:
     """Change a draft notice. Who: SMO. An issued notice is frozen: raises
     NoticeFrozenError (issue a correction instead)."""
-    _require_smo(actor)
+    require_role(actor, Role.SMO, doing="write notices of violation")
     notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
     if notice.status != NoticeStatus.DRAFT:
         raise NoticeFrozenError(
@@ -357,7 +352,7 @@ def notice_withdraw(*, notice, actor, reason) -> NoticeOfViolation:
 def notice_start_correction(*, notice, actor) -> NoticeOfViolation:
     """Start a correction: a new draft with the content of the issued `notice`,
     which it will supersede when issued. Who: SMO."""
-    _require_smo(actor)
+    require_role(actor, Role.SMO, doing="write notices of violation")
     old = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
     if old.status not in (NoticeStatus.ISSUED, NoticeStatus.NOT_COMPLIED):
         raise Refused(
@@ -388,7 +383,7 @@ def notice_record_service(
 ) -> ServiceRecord:
     """Record how the issued notice was served. Who: SMO. Certified mail needs
     its article number. Raises Refused or ValidationError."""
-    _require_smo(actor)
+    require_role(actor, Role.SMO, doing="write notices of violation")
     notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
     if notice.status == NoticeStatus.DRAFT:
         raise Refused("Issue the notice before recording its service.")
@@ -426,7 +421,7 @@ def notice_record_service(
 @transaction.atomic
 def service_record_returned(*, record, actor, returned_on, reason) -> ServiceRecord:
     """Record that a mailed notice came back. Who: SMO."""
-    _require_smo(actor)
+    require_role(actor, Role.SMO, doing="write notices of violation")
     record = ServiceRecord.objects.select_for_update().get(pk=record.pk)
     if record.returned_on is not None:
         raise Refused("The return of this mailing is already recorded.")
