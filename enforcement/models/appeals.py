@@ -109,7 +109,11 @@ class Appeal(FlowModel):
             return False
         return timezone.localtime(self.hearing_at).date() <= self.decided_on
 
-    @guard("record both the filing with the municipal clerk and the mailing")
+    @guard(
+        "record both the filing with the municipal clerk and the mailing",
+        form=False,
+        rule="R-APL-3",
+    )
     def is_filed_and_mailed(self) -> bool:
         return bool(
             self.filed_with_clerk_on and self.mailed_on and self.mail_article_number

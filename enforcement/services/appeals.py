@@ -14,7 +14,7 @@ from cases.deadlines.services import (
     open_deadline_for,
 )
 from cases.models import Deadline
-from cases.roles import Role, has_role
+from cases.roles import Role, require_role
 from cases.timeline import record_event
 from cases.uploads import sha256_of
 
@@ -34,8 +34,7 @@ MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
 
 
 def _require_recorder(actor):
-    if not has_role(actor, Role.CLERK, Role.SMO):
-        raise Refused("Only the clerk or the SMO records appeals.")
+    require_role(actor, Role.CLERK, Role.SMO, doing="record appeals")
 
 
 def appeal_due_date(notice) -> dt.date | None:

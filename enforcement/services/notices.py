@@ -15,7 +15,7 @@ from cases.deadlines.services import (
     waive_deadline,
 )
 from cases.models import CaseStatus, Deadline, Party
-from cases.roles import Role, has_role
+from cases.roles import Role, require_role
 from cases.services import case_run_transition
 from cases.timeline import record_event
 
@@ -41,11 +41,6 @@ def case_recipients(case):
     if case.responsible_party_id:
         ids.add(case.responsible_party_id)
     return Party.objects.filter(pk__in=ids).order_by("name")
-
-
-def _require_smo(actor):
-    if not has_role(actor, Role.SMO):
-        raise Refused("Only the Stormwater Management Officer writes notices.")
 
 
 def _validate_content(
@@ -121,7 +116,7 @@ def notice_draft(
 ) -> NoticeOfViolation:
     """Draft a notice of violation on `case`. Who: SMO. Raises Refused
     (wrong role, violation not confirmed) or ValidationError (bad content)."""
-    _require_smo(actor)
+    require_role(actor, Role.SMO, doing="write notices of violation")
     _validate_content(
         case=case,
         recipient=recipient,
@@ -169,7 +164,7 @@ def notice_update(
 ) -> NoticeOfViolation:
     """Change a draft notice. Who: SMO. An issued notice is frozen: raises
     NoticeFrozenError (issue a correction instead)."""
-    _require_smo(actor)
+    require_role(actor, Role.SMO, doing="write notices of violation")
     notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
     if notice.status != NoticeStatus.DRAFT:
         raise NoticeFrozenError(
@@ -215,16 +210,26 @@ def notice_issue(
     issued_on = issued_on or timezone.localdate()
     fields = {"issued_on": issued_on, "issued_by": actor}
     fresh = NoticeOfViolation.objects.get(pk=notice.pk)
-    if fresh.status == NoticeStatus.DRAFT and fresh.requires_fine():
-        computation = tier_for_party(
-            fresh.recipient, fresh.violation_date, exclude_case=fresh.case
-        )
-        fields.update(
-            fine_tier=computation.tier.number,
-            fine_min=computation.tier.minimum,
-            fine_max=computation.tier.maximum,
-            fine_computation=computation.explanation,
-        )
+
+    def before(locked):
+        # What the issue form implies: the fine tier of the recipient's offense
+        # (R-PEN-1..3), computed on the locked row so `fine_within_tier` checks it.
+        if locked.status == NoticeStatus.DRAFT and locked.requires_fine():
+            computation = tier_for_party(
+                locked.recipient, locked.violation_date, exclude_case=locked.case
+            )
+            locked.fine_tier = computation.tier.number
+            locked.fine_min = computation.tier.minimum
+            locked.fine_max = computation.tier.maximum
+            locked.fine_computation = computation.explanation
+            fine = locked.proposed_fine
+            tier = computation.tier
+            if fine is not None and not (tier.minimum <= fine <= tier.maximum):
+                raise Refused(
+                    f"propose {tier.range_words} for a {tier.name} "
+                    f"(tier {tier.number}, {tier.rule_id})",
+                    lead="Not issued:",
+                )
 
     def after(issued):
         case = issued.case
@@ -269,6 +274,7 @@ def notice_issue(
         actor=actor,
         fields=fields,
         event_kind="notice",
+        before=before,
         detail=f"Addressed to {fresh.recipient.name}, {fresh.recipient.mailing_address}",
         after=after,
     )
@@ -346,7 +352,7 @@ def notice_withdraw(*, notice, actor, reason) -> NoticeOfViolation:
 def notice_start_correction(*, notice, actor) -> NoticeOfViolation:
     """Start a correction: a new draft with the content of the issued `notice`,
     which it will supersede when issued. Who: SMO."""
-    _require_smo(actor)
+    require_role(actor, Role.SMO, doing="write notices of violation")
     old = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
     if old.status not in (NoticeStatus.ISSUED, NoticeStatus.NOT_COMPLIED):
         raise Refused(
@@ -377,7 +383,7 @@ def notice_record_service(
 ) -> ServiceRecord:
     """Record how the issued notice was served. Who: SMO. Certified mail needs
     its article number. Raises Refused or ValidationError."""
-    _require_smo(actor)
+    require_role(actor, Role.SMO, doing="write notices of violation")
     notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
     if notice.status == NoticeStatus.DRAFT:
         raise Refused("Issue the notice before recording its service.")
@@ -415,7 +421,7 @@ def notice_record_service(
 @transaction.atomic
 def service_record_returned(*, record, actor, returned_on, reason) -> ServiceRecord:
     """Record that a mailed notice came back. Who: SMO."""
-    _require_smo(actor)
+    require_role(actor, Role.SMO, doing="write notices of violation")
     record = ServiceRecord.objects.select_for_update().get(pk=record.pk)
     if record.returned_on is not None:
         raise Refused("The return of this mailing is already recorded.")

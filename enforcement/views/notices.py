@@ -7,6 +7,7 @@ from django.views.decorators.http import require_POST
 
 from cases.models import Case, Party
 from cases.roles import role_required
+from cases.views.actions import action_forms, bind_step
 
 from .. import selectors
 from ..forms import (
@@ -20,7 +21,7 @@ from ..models import NoticeOfViolation, ServiceRecord
 from ..penalties import tier_for_party
 from ..services import notices as svc
 from ..services import remedies as remedy_svc
-from .common import READERS, SMO_ONLY, attempt, require_step_permission, step_key
+from .common import READERS, SMO_ONLY, attempt
 
 
 @role_required(*SMO_ONLY)
@@ -130,16 +131,18 @@ def notice_edit(request, pk):
 
 @role_required(*READERS)
 def notice_detail(request, pk):
+    return _render_detail(request, pk)
+
+
+def _render_detail(request, pk, *, bound=None, status=200):
+    """The notice page; `bound` = {step: submitted form} of a refused step, so the
+    user's input and its errors are shown again."""
     notice = get_object_or_404(
         NoticeOfViolation.objects.select_related("case", "recipient", "supersedes"),
         pk=pk,
     )
-    actions = [
-        (t, NOTICE_STEP_FORMS[t.custom.get("form", "plain")](prefix=t.name))
-        for t in notice.user_actions(request.user)
-    ]
     tier = None
-    if notice.status == "draft" and notice.requires_fine():
+    if notice.requires_fine() and notice.fine_max is None:
         tier = tier_for_party(
             notice.recipient, notice.violation_date, exclude_case=notice.case
         )
@@ -148,7 +151,9 @@ def notice_detail(request, pk):
         "enforcement/notice_detail.html",
         {
             "notice": notice,
-            "actions": actions,
+            "actions": action_forms(
+                notice, request.user, NOTICE_STEP_FORMS, bound=bound
+            ),
             "deadlines": selectors.key_dates(notice),
             "continued": selectors.continued_violation_for(notice),
             "service_form": ServiceForm(),
@@ -156,22 +161,47 @@ def notice_detail(request, pk):
             "tier": tier,
             "correction": NoticeOfViolation.objects.filter(supersedes=notice).first(),
         },
+        status=status,
     )
 
 
+def _issued_words(n):
+    appeal = next((d for d in selectors.key_dates(n) if d.rule_id == "R-APL-1"), None)
+    if appeal is not None:
+        return (
+            f"Notice NOV-{n.pk} issued; the last day to appeal is "
+            f"{appeal.due_date:%a %Y-%m-%d}."
+        )
+    return f"Notice NOV-{n.pk} issued."
+
+
+# step → (service call, what the success message says)
 STEP_SERVICES = {
-    "issue": lambda n, u, d: svc.notice_issue(notice=n, actor=u),
-    "record_compliance": lambda n, u, d: svc.notice_record_compliance(
-        notice=n, actor=u, complied_on=d.get("complied_on"), note=d.get("note", "")
+    "issue": (
+        lambda n, u, d: svc.notice_issue(notice=n, actor=u),
+        _issued_words,
     ),
-    "record_noncompliance": lambda n, u, d: svc.notice_record_noncompliance(
-        notice=n, actor=u, note=d.get("note", "")
+    "record_compliance": (
+        lambda n, u, d: svc.notice_record_compliance(
+            notice=n, actor=u, complied_on=d.get("complied_on"), note=d.get("note", "")
+        ),
+        lambda n: f"Compliance with notice NOV-{n.pk} recorded.",
     ),
-    "escalate": lambda n, u, d: svc.notice_escalate(
-        notice=n, actor=u, note=d.get("note", "")
+    "record_noncompliance": (
+        lambda n, u, d: svc.notice_record_noncompliance(
+            notice=n, actor=u, note=d.get("note", "")
+        ),
+        lambda n: f"Notice NOV-{n.pk} recorded as not complied with.",
     ),
-    "withdraw": lambda n, u, d: svc.notice_withdraw(
-        notice=n, actor=u, reason=d.get("note", "")
+    "escalate": (
+        lambda n, u, d: svc.notice_escalate(notice=n, actor=u, note=d.get("note", "")),
+        lambda n: f"Notice NOV-{n.pk} escalated.",
+    ),
+    "withdraw": (
+        lambda n, u, d: svc.notice_withdraw(
+            notice=n, actor=u, reason=d.get("note", "")
+        ),
+        lambda n: f"Notice NOV-{n.pk} withdrawn.",
     ),
 }
 
@@ -182,17 +212,16 @@ def notice_step(request, pk, transition):
     notice = get_object_or_404(NoticeOfViolation, pk=pk)
     if transition not in STEP_SERVICES:
         raise Http404("No such step.")
-    require_step_permission(notice, transition, request.user)
-    form = NOTICE_STEP_FORMS[step_key(notice, transition)](
-        request.POST, prefix=transition
-    )
-    data = form.cleaned_data if form.is_valid() else {}
-    attempt(
+    form = bind_step(request, notice, transition, NOTICE_STEP_FORMS)
+    call, words = STEP_SERVICES[transition]
+    done = attempt(
         request,
-        None,
-        lambda: STEP_SERVICES[transition](notice, request.user, data),
-        success="Done.",
+        form,
+        lambda: call(notice, request.user, form.cleaned_data),
     )
+    if done is None:
+        return _render_detail(request, pk, bound={transition: form})
+    messages.success(request, words(done))
     return redirect("enforcement:notice_detail", pk=pk)
 
 

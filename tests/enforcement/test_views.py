@@ -1,6 +1,7 @@
 """Screens: the URL × role table for every page, and the flows through them."""
 
 import datetime as dt
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
@@ -16,6 +17,7 @@ from enforcement.models import (
     NoticeOfViolation,
     NoticeStatus,
     NuisanceAbatement,
+    RequirementKind,
 )
 
 pytestmark = pytest.mark.django_db
@@ -341,3 +343,51 @@ def test_appeal_section_of_an_unknown_name_is_the_lists(appeal, client_as):
     )
     assert response.status_code == 200
     assert "Hearings coming" in response.content.decode()
+
+
+def test_a_draft_with_a_fine_offers_issue_and_issues_with_the_appeal_day(
+    confirmed_case, smo_user, client_as
+):
+    from tests.enforcement.conftest import draft
+
+    notice = draft(
+        confirmed_case,
+        smo_user,
+        requirements=[(RequirementKind.FINE, "Pay the fine.")],
+        proposed_fine=Decimal("300"),
+        remediation_days=None,
+    )
+    client = client_as("smo")
+    page = client.get(reverse("enforcement:notice_detail", args=[notice.pk]))
+    html = page.content.decode()
+    assert 'data-step="issue"' in html and "Not yet" not in html
+    response = client.post(
+        reverse("enforcement:notice_step", args=[notice.pk, "issue"]), follow=True
+    )
+    notice.refresh_from_db()
+    assert notice.status == NoticeStatus.ISSUED and notice.fine_max == Decimal("350")
+    assert f"Notice NOV-{notice.pk} issued; the last day to appeal is" in (
+        response.content.decode()
+    )
+
+
+def test_issuing_a_fine_outside_the_tier_names_the_range_on_the_page(
+    confirmed_case, smo_user, client_as
+):
+    from tests.enforcement.conftest import draft
+
+    notice = draft(
+        confirmed_case,
+        smo_user,
+        requirements=[(RequirementKind.FINE, "Pay the fine.")],
+        proposed_fine=Decimal("300"),
+        remediation_days=None,
+    )
+    NoticeOfViolation.objects.filter(pk=notice.pk).update(proposed_fine=900)
+    response = client_as("smo").post(
+        reverse("enforcement:notice_step", args=[notice.pk, "issue"])
+    )
+    assert response.status_code == 200
+    assert "a fine not exceeding $350" in response.content.decode()
+    notice.refresh_from_db()
+    assert notice.status == NoticeStatus.DRAFT
