@@ -6,6 +6,8 @@ from django.db import models
 from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
+from cases.workflow import guard
+
 from .common import LockedRecordError, is_smo
 
 
@@ -153,6 +155,10 @@ class Inspection(ConcurrentTransitionMixin, models.Model):
         return self.access_outcome == self.Access.REFUSED
 
     # --- conditions -------------------------------------------------------
+    @guard(
+        "record when the visit took place, who went and the access outcome",
+        rule="R-ACC-1",
+    )
     def has_visit_record(self) -> bool:
         return (
             self.performed_at is not None
@@ -160,6 +166,7 @@ class Inspection(ConcurrentTransitionMixin, models.Model):
             and bool(self.access_outcome)
         )
 
+    @guard("give the reason for cancelling")
     def has_cancel_reason(self) -> bool:
         return bool(self.cancelled_reason.strip())
 
@@ -347,6 +354,10 @@ class WarrantApplication(ConcurrentTransitionMixin, models.Model):
     def __str__(self):
         return f"Warrant application {self.pk} ({self.get_status_display()})"
 
+    @guard(
+        "give the probable-cause statement, the court and the filing date",
+        rule="R-ACC-4",
+    )
     def has_filing(self) -> bool:
         return (
             bool(self.probable_cause.strip())
@@ -354,12 +365,15 @@ class WarrantApplication(ConcurrentTransitionMixin, models.Model):
             and self.filed_on is not None
         )
 
+    @guard("give the date the warrant was issued", rule="R-ACC-4")
     def has_issue_date(self) -> bool:
         return self.issued_on is not None
 
+    @guard("give the date the warrant was denied", rule="R-ACC-4")
     def has_denial_date(self) -> bool:
         return self.denied_on is not None
 
+    @guard("give the date the warrant was executed", rule="R-ACC-4")
     def has_execution_date(self) -> bool:
         return self.executed_on is not None
 

@@ -5,6 +5,8 @@ from django.db import models
 from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
+from cases.workflow import guard
+
 from .common import is_smo
 
 
@@ -157,16 +159,28 @@ class SpillNotification(ConcurrentTransitionMixin, models.Model):
         )
 
     # --- conditions -------------------------------------------------------
+    @guard(
+        "only an in-person or telephone notice needs a written confirmation",
+        form=False,
+        rule="R-SPL-4",
+    )
     def confirmation_required(self) -> bool:
         return self.needs_written_confirmation
 
+    @guard("give the date the written confirmation was mailed", rule="R-SPL-4")
     def has_confirmation_dates(self) -> bool:
         return self.confirmation_mailed_on is not None
 
+    @guard("the written confirmation is not overdue yet", form=False, rule="R-SPL-4")
     def confirmation_overdue(self) -> bool:
         d = self.confirmation_deadline
         return d is not None and d.due_date < timezone.localdate()
 
+    @guard(
+        "record the written confirmation, or mark it missing once overdue",
+        form=False,
+        rule="R-SPL-4",
+    )
     def confirmation_settled(self) -> bool:
         return not (
             self.needs_written_confirmation and self.status == SpillStatus.RECORDED

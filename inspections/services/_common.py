@@ -5,33 +5,15 @@ import datetime as dt
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
-from django_fsm import ConcurrentTransition, TransitionNotAllowed, has_transition_perm
+from django_fsm import ConcurrentTransition, TransitionNotAllowed
 
-from cases.roles import Role, has_role
-from cases.services import CaseChangedError, Refused
+from cases.roles import Role, require_role
 from cases.timeline import record_event
-
-# Why a condition failed, in words an officer can act on.
-CONDITION_WORDS = {
-    "has_visit_record": "record when the visit took place, who went and the access "
-    "outcome",
-    "has_cancel_reason": "give the reason for cancelling",
-    "has_filing": "give the probable-cause statement, the court and the filing date",
-    "has_issue_date": "give the date the warrant was issued",
-    "has_denial_date": "give the date the warrant was denied",
-    "has_execution_date": "give the date the warrant was executed",
-    "confirmation_required": "only an in-person or telephone notice needs a written "
-    "confirmation (R-SPL-4)",
-    "has_confirmation_dates": "give the date the written confirmation was mailed",
-    "confirmation_overdue": "the written confirmation is not overdue yet",
-    "confirmation_settled": "record the written confirmation, or mark it missing "
-    "once overdue",
-}
+from cases.workflow import CaseChangedError, Refused, actions, reasons_not
 
 
 def require_smo(actor) -> None:
-    if not has_role(actor, Role.SMO):
-        raise PermissionError("Only SMO staff may change field-work records.")
+    require_role(actor, Role.SMO, doing="change field-work records")
 
 
 def event(*, case, actor, kind, summary, subject=None, rule_id="", **extra) -> None:
@@ -78,8 +60,9 @@ def fire(model, obj, transition: str, *, actor, fields=None):
             raise Refused(f"Unknown action {transition!r}.")
         for name, value in (fields or {}).items():
             setattr(locked, name, value)
-        if not has_transition_perm(method, actor):
-            raise Refused(why_refused(locked, method, actor))
+        refusals = reasons_not(locked, transition, actor)
+        if refusals:
+            raise Refused(*refusals, lead="Not done:")
         from_status = locked.status
         method()
         locked.save()
@@ -90,21 +73,6 @@ def fire(model, obj, transition: str, *, actor, fields=None):
         raise Refused(str(exc)) from exc
 
 
-def why_refused(obj, method, user) -> str:
-    meta = method._django_fsm
-    if not meta.has_transition(obj.status):
-        return (
-            "That action is not possible while the record is "
-            f"“{obj.get_status_display()}”."
-        )
-    transition = meta.get_transition(obj.status)
-    if not transition.has_perm(obj, user):
-        return "Your role does not allow that action."
-    failed = [c for c in transition.conditions if not c(obj)]
-    reasons = [CONDITION_WORDS.get(c.__name__, c.__name__) for c in failed]
-    return "Not yet: " + "; ".join(reasons) + "." if reasons else "Not allowed now."
-
-
 def available(obj, user, field="status"):
-    """Transitions `user` may fire on `obj` now, for buttons (FSM-derived)."""
-    return list(getattr(obj, f"get_available_user_{field}_transitions")(user))
+    """The steps `user` may take on `obj` from here (cases.workflow.actions)."""
+    return actions(obj, user, field_name=field)

@@ -1,0 +1,91 @@
+"""Every transition of every state machine, as every role (issue 14): the refusal is
+always `Refused`, and every reason is in words a user reads, never an identifier.
+The guards' words come from `cases.workflow.guard`; the roles from `cases.roles`."""
+
+import re
+
+import pytest
+
+from cases.management.commands.transitions_doc import fsm_fields
+from cases.roles import Role
+from cases.workflow import Refused, actions, reasons_not
+from tests.conftest import make_user
+
+MACHINES = [(model, field) for model, field in fsm_fields()]
+IDENTIFIER = re.compile(r"\b[a-z]+_[a-z_]+\b")
+
+
+def _all_transitions():
+    for model, field in MACHINES:
+        for t in field.get_all_transitions(model):
+            yield pytest.param(
+                model, field, t, id=f"{model.__name__}.{t.name}@{t.source}"
+            )
+
+
+def _words(text: str) -> bool:
+    return bool(text.strip()) and " " in text and not IDENTIFIER.search(text)
+
+
+@pytest.fixture
+def users(db):
+    made = {role: make_user(role.name.lower(), role) for role in Role}
+    made[None] = make_user("nobody")
+    return made
+
+
+def test_there_are_thirteen_machines_or_more():
+    assert len(MACHINES) >= 13
+
+
+@pytest.mark.parametrize(("model", "field", "transition"), list(_all_transitions()))
+def test_every_guard_says_why_in_words(model, field, transition):
+    for condition in transition.conditions:
+        text = getattr(condition, "refusal", "")
+        assert _words(text), f"{condition.__name__} has no words: {text!r}"
+        assert isinstance(getattr(condition, "supplied_by_form", None), bool)
+
+
+@pytest.mark.parametrize(("model", "field", "transition"), list(_all_transitions()))
+def test_every_role_is_refused_or_admitted_as_the_machine_says(
+    model, field, transition, users
+):
+    instance = model(**{field.name: transition.source})
+    if transition.permission is None:  # a system step (the document worker's)
+        assert transition.custom.get("hidden")
+        return
+    admitted = set(transition.permission.roles)
+    for role, user in users.items():
+        if role in admitted:
+            assert transition.has_perm(instance, user)
+            continue
+        reasons = reasons_not(instance, transition.name, user, field_name=field.name)
+        refusal = Refused(*reasons)
+        assert [r.text for r in reasons] == ["your role does not allow that step"]
+        assert str(refusal) == "Your role does not allow that step."
+        if not transition.custom.get("hidden"):
+            offered = {a.name for a in actions(instance, user, field_name=field.name)}
+            assert transition.name not in offered
+
+
+@pytest.mark.parametrize(
+    ("model", "field"), MACHINES, ids=lambda m: getattr(m, "__name__", "")
+)
+def test_a_step_from_the_wrong_state_says_the_state_in_words(model, field, users):
+    states = [value for value, _ in field.choices]
+    for t in field.get_all_transitions(model):
+        wrong = next(
+            (
+                s
+                for s in states
+                if not getattr(model, t.name)._django_fsm.has_transition(s)
+            ),
+            None,
+        )
+        if wrong is None:
+            continue
+        instance = model(**{field.name: wrong})
+        reasons = reasons_not(instance, t.name, users[Role.SMO], field_name=field.name)
+        label = dict(field.choices)[wrong]
+        assert len(reasons) == 1 and f"“{label}”" in reasons[0].text
+        assert isinstance(Refused(*reasons), Refused)
