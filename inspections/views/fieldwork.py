@@ -1,10 +1,14 @@
 """Inspections and warrant applications (R-ACC-1 to R-ACC-4)."""
 
+from django.contrib import messages
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
+from cases.models import Case
 from cases.roles import Role, has_role
 
 from .. import forms, selectors, services
@@ -68,6 +72,7 @@ def inspection_new(request):
         request, officer=request.user.pk if has_role(request.user, Role.SMO) else None
     )
     form = forms.InspectionScheduleForm(request.POST or None, initial=initial)
+    _say_if_the_case_needs_premises(request, initial)
     if request.method == "POST":
         inspection = _attempt(
             request,
@@ -79,6 +84,23 @@ def inspection_new(request):
             return redirect("inspections:inspection_detail", inspection.pk)
     return _form_page(
         request, "inspections/form.html", form, title="Schedule an inspection"
+    )
+
+
+def _say_if_the_case_needs_premises(request, initial) -> None:
+    """An inspection is of a premises (R-ACC-1): opened from a case that has none
+    (a resident's report gives only a place), say so and link to where it is added."""
+    case = Case.objects.filter(pk=initial.get("case") or None).first()
+    if case is None or case.premises_id or initial.get("premises"):
+        return
+    messages.warning(
+        request,
+        format_html(
+            "Case {} has no premises yet; an inspection is of a premises. "
+            '<a href="{}">Add the premises to the case</a>, or choose one below.',
+            case.number,
+            reverse("cases:edit", args=[case.number]),
+        ),
     )
 
 
