@@ -8,6 +8,7 @@ import re
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from cases.models import Case, CaseEvent, CaseParty, CaseStatus, Party, Premises
 from enforcement.models import Appeal, NoticeOfViolation
@@ -42,6 +43,7 @@ def _menu(page):
 def _sign_out(page):
     _menu(page)
     page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("button", name="Sign out")).to_have_count(0)
 
 
 def _open_case(page, case):
