@@ -181,7 +181,7 @@ def measure_notice(runs: int = 7):
     from weasyprint import HTML
 
     from cases.documents.render import BASE_URL, StaticOnlyFetcher, render
-    from cases.documents.samples import sample_notice_of_violation
+    from enforcement.documents import sample_notice_of_violation
 
     facts = sample_notice_of_violation()
     kind = type(facts).kind

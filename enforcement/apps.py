@@ -5,6 +5,6 @@ class EnforcementConfig(AppConfig):
     name = "enforcement"
 
     def ready(self):
-        # Register the document builders (cases.documents.builders) of notices,
+        # Register the document builders (cases.documents.registry) of notices,
         # appeals, corrective measures, suspensions and terminations.
         from . import documents  # noqa: F401

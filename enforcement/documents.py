@@ -1,51 +1,597 @@
-"""The documents of enforcement: each record (a notice, an appeal, a corrective
-measure, a suspension, a termination) → the typed contract of cases.documents.
+"""The documents of enforcement, owned here: the facts (contracts) of each
+letter with the legal checks the ordinance imposes on it, the builders that make
+them from a record (a notice, an appeal, a corrective measure, a suspension, a
+termination), and sample facts for the template preview; all registered with
+the one registry of cases.documents (cases.documents.registry), keyed by kind.
 
 Builders read what is stored: the recipient frozen at issue, the requirements
 and their particulars, the stored deadlines (R-APL-1, R-NOV-2, R-COR-1) — never
 date arithmetic. A draft notice has no stored deadline yet: its preview asks the
 deadline engine (compute_due) what the R-APL-1 date would be if issued today.
 
-Registered with cases.documents.builders (the draft preview page) by
-EnforcementConfig.ready(). `issue_for(kind, source, actor)` issues one; the
-notice of violation is issued by enforcement.services.notices.notice_issue in
-the same transaction as the notice."""
+Imported (so registered) by EnforcementConfig.ready(). Documents are issued
+through cases.documents.services.issue_for; the notice of violation is issued
+by enforcement.services.notices.notice_issue in the same transaction as the
+notice (notice_document_issue)."""
 
 from __future__ import annotations
 
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import ClassVar
+
 from django.conf import settings
-from django.contrib.contenttypes.models import ContentType
+from django.db import models
 from django.utils import timezone
 
+from cases.citations import citation
 from cases.deadlines.services import compute_due, open_deadline_for
-from cases.documents.builders import register_facts_builder
 from cases.documents.contracts import (
-    AccessRequestBasis,
-    AccessRequestFacts,
-    AppealDecisionFacts,
     Contact,
-    CorrectiveInvoiceFacts,
+    DocumentFacts,
     DocumentKind,
-    EmergencySuspensionFacts,
     FactsInvalid,
-    Fine,
-    InvoiceLine,
-    NoticeOfViolationFacts,
-    PetitionOutcome,
-    ProposedTerminationFacts,
     Recipient,
-    Requirement,
     Signatory,
-    TerminationDecisionFacts,
+    after_issue,
+    blank,
     clerk_office,
     village_contact,
 )
-from cases.documents.selectors import appeal_deadline_for
-from cases.documents.services import document_issue, may_issue
+from cases.documents.registry import register
+from cases.documents.samples import SAMPLE_PREMISES, sample_common, sample_moment
+from cases.documents.selectors import appeal_deadline_for, latest_document
+from cases.documents.services import document_issue
 from cases.models import IssuedDocument
+
+from .penalties import Tier, tier_numbered
 
 SMO_TITLE = "Stormwater Management Officer"
 CLERK_TITLE = "Village Clerk, for the Board of Trustees"
+
+
+# --- notice of violation (R-NOV-1, R-NOV-2, R-PEN-1..3, R-APL-1) -----------------
+
+# § 132-13 A(1)–(6): each has its own row in the citation table (migration
+# cases/0005), so the words printed for a requirement are data staff can read.
+NOV_REQUIREMENT_NUMBERS = (1, 2, 3, 4, 5, 6)
+ABATEMENT_REQUIREMENT = 3  # abatement/remediation and restoration → R-NOV-2
+FINE_REQUIREMENT = 5  # payment of a fine → fine and tier
+
+
+def requirement_rule_id(number: int) -> str:
+    return f"R-NOV-1({number})"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Requirement:
+    """One requirement of § 132-13 A(1)–(6) chosen for the notice, with what the
+    person must do under it. The printed words of (n) come from the citation
+    table (row R-NOV-1(n))."""
+
+    number: int
+    particulars: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Fine:
+    """The fine proposed (§ 132-13 A(5)) and the offense tier of § 132-13 B."""
+
+    amount: Decimal
+    tier: int  # 1 first offense (R-PEN-1), 2 second (R-PEN-2), 3 third+ (R-PEN-3)
+
+    @property
+    def offense_tier(self) -> Tier | None:
+        """The tier of enforcement.penalties (None for a number that is none)."""
+        return tier_numbered(self.tier)
+
+    @property
+    def rule_id(self) -> str:
+        return self.offense_tier.rule_id
+
+
+@dataclass(frozen=True, kw_only=True)
+class NoticeOfViolationFacts(DocumentFacts):
+    """Notice of violation, § 132-13 A (R-NOV-1). `document_number` is the notice
+    number. `last_day_to_appeal` and its explanation are the stored R-APL-1
+    deadline of the notice (cases.deadlines.services.open_deadline_for)."""
+
+    kind: ClassVar[str] = DocumentKind.NOTICE_OF_VIOLATION
+    template: ClassVar[str] = "documents/notice_of_violation.html"
+    rule_id: ClassVar[str] = "R-NOV-1"
+
+    premises_address: str
+    # The prohibitions violated (e.g. R-PRO-1), from prohibitions_violated(case).
+    violation_rule_ids: tuple[str, ...] = ()
+    finding: str
+    requirements: tuple[Requirement, ...]
+    remediation_deadline: dt.date | None = None
+    fine: Fine | None = None
+    last_day_to_appeal: dt.date | None = None
+    appeal_deadline_explanation: str = ""
+    appeal_filing_office: str
+
+    @property
+    def requires_abatement(self) -> bool:
+        return any(r.number == ABATEMENT_REQUIREMENT for r in self.requirements)
+
+    @property
+    def requires_fine(self) -> bool:
+        return any(r.number == FINE_REQUIREMENT for r in self.requirements)
+
+    def relied_on(self) -> tuple[str, ...]:
+        rules = ["R-NOV-1", *self.violation_rule_ids]
+        rules += [requirement_rule_id(r.number) for r in self.requirements]
+        if self.requires_abatement:
+            rules.append("R-NOV-2")
+        rules.append("R-PEN-1")  # the penalties paragraph of § 132-13 B
+        if self.fine is not None and self.fine.offense_tier is not None:
+            rules.append(self.fine.rule_id)
+        rules.append("R-APL-1")
+        return tuple(dict.fromkeys(rules))
+
+    def problems(self) -> list[str]:
+        found = super().problems()
+        if blank(self.premises_address):
+            found.append("the premises address is missing")
+        if not self.violation_rule_ids:
+            found.append("the provision of the Village Code violated is not named")
+        if blank(self.finding):
+            found.append("the finding of the Stormwater Management Officer is missing")
+        numbers = [r.number for r in self.requirements]
+        if not numbers:
+            found.append(
+                f"no requirement of {citation('R-NOV-1').section}(1)–(6) is chosen"
+            )
+        for number in numbers:
+            if number not in NOV_REQUIREMENT_NUMBERS:
+                found.append(f"requirement ({number}) is not one of (1)–(6)")
+        if len(set(numbers)) != len(numbers):
+            found.append("a requirement is chosen twice")
+        for r in self.requirements:
+            if blank(r.particulars):
+                found.append(f"requirement ({r.number}) has no particulars")
+        # R-NOV-2: abatement or restoration needs a deadline (and the sentence,
+        # which the template prints whenever requirement (3) is chosen).
+        if self.requires_abatement and self.remediation_deadline is None:
+            found.append(
+                "abatement or restoration (requirement (3)) is required but no "
+                "remediation deadline is set (R-NOV-2)"
+            )
+        if self.remediation_deadline is not None and not self.requires_abatement:
+            found.append(
+                "a remediation deadline is set but abatement or restoration "
+                "(requirement (3)) is not required"
+            )
+        found += after_issue(
+            self, self.remediation_deadline, "the remediation deadline"
+        )
+        if self.requires_fine and self.fine is None:
+            found.append(
+                "payment of a fine (requirement (5)) is required but no fine is proposed"
+            )
+        if self.fine is not None and not self.requires_fine:
+            found.append("a fine is proposed but requirement (5) is not chosen")
+        if self.fine is not None:
+            tier = self.fine.offense_tier
+            if tier is None:
+                found.append(f"offense tier {self.fine.tier} is not 1, 2 or 3")
+            elif not tier.allows(self.fine.amount):
+                found.append(
+                    f"a fine of ${self.fine.amount} is outside the range of offense "
+                    f"tier {tier.number} ({tier.rule_id}: ${tier.minimum}–${tier.maximum})"
+                )
+        # R-APL-1: the right to appeal, the exact last day, where and how to file.
+        if self.last_day_to_appeal is None:
+            found.append("the last day to appeal (R-APL-1) is missing")
+        elif isinstance(self.issued_on, dt.date) and not (
+            self.last_day_to_appeal > self.issued_on
+        ):
+            found.append("the last day to appeal is not after the date of issue")
+        if blank(self.appeal_deadline_explanation):
+            found.append("the explanation of the last day to appeal is missing")
+        if blank(self.appeal_filing_office):
+            found.append("where to file an appeal is missing")
+        return found
+
+    def extra_context(self, cite: dict) -> dict:
+        return {
+            "requirements": [
+                {
+                    "number": r.number,
+                    "particulars": r.particulars,
+                    "citation": cite.get(requirement_rule_id(r.number)),
+                }
+                for r in sorted(self.requirements, key=lambda r: r.number)
+            ],
+            "fine_citation": cite.get(self.fine.rule_id) if self.fine else None,
+            "fine_tier": self.fine.offense_tier if self.fine else None,
+            "violations": [cite[r] for r in self.violation_rule_ids if r in cite],
+        }
+
+
+# --- suspension and termination of MS4 access (R-SUS-1, R-SUS-2) ----------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class EmergencySuspensionFacts(DocumentFacts):
+    """Written notice of the reasons for an emergency suspension, § 132-9 A
+    (R-SUS-1), sent within a reasonable time after the suspension."""
+
+    kind: ClassVar[str] = DocumentKind.EMERGENCY_SUSPENSION
+    template: ClassVar[str] = "documents/emergency_suspension.html"
+    rule_id: ClassVar[str] = "R-SUS-1"
+    base_rules: ClassVar[tuple[str, ...]] = ("R-SUS-1",)
+
+    premises_address: str
+    suspended_at: dt.datetime
+    reasons: str
+    actions_required: str = ""
+
+    def problems(self) -> list[str]:
+        found = super().problems()
+        if blank(self.premises_address):
+            found.append("the premises address is missing")
+        if blank(self.reasons):
+            found.append("the reasons for the suspension are missing (R-SUS-1)")
+        if isinstance(self.suspended_at, dt.datetime):
+            # The written notice follows the suspension (R-SUS-1).
+            if (
+                isinstance(self.issued_on, dt.date)
+                and self.suspended_at.date() > self.issued_on
+            ):
+                found.append("the suspension is dated after the notice")
+        else:
+            found.append("the date and time of the suspension are missing")
+        return found
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProposedTerminationFacts(DocumentFacts):
+    """Written notice of the proposed termination of MS4 access and the reasons,
+    § 132-9 B (R-SUS-2), with the right to petition for reconsideration."""
+
+    kind: ClassVar[str] = DocumentKind.PROPOSED_TERMINATION
+    template: ClassVar[str] = "documents/proposed_termination.html"
+    rule_id: ClassVar[str] = "R-SUS-2"
+    base_rules: ClassVar[tuple[str, ...]] = ("R-SUS-2",)
+
+    premises_address: str
+    reasons: str
+    proposed_effective_on: dt.date | None = None
+    petition_to: str  # where the petition for reconsideration goes (the SMO)
+
+    def problems(self) -> list[str]:
+        found = super().problems()
+        if blank(self.premises_address):
+            found.append("the premises address is missing")
+        if blank(self.reasons):
+            found.append(
+                "the reasons for the proposed termination are missing (R-SUS-2)"
+            )
+        if blank(self.petition_to):
+            found.append("where to petition for reconsideration is missing")
+        found += after_issue(
+            self, self.proposed_effective_on, "the proposed termination date"
+        )
+        return found
+
+
+class PetitionOutcome(models.TextChoices):
+    ACCESS_GRANTED = "access_granted", "Access granted"
+    ACCESS_DENIED = "access_denied", "Access denied"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TerminationDecisionFacts(DocumentFacts):
+    """The SMO's written decision on a petition for reconsideration, § 132-9 B
+    (R-SUS-2): access granted (the discharge ceased and steps were taken against
+    recurrence) or denied in writing (not ceased, or likely to recur)."""
+
+    kind: ClassVar[str] = DocumentKind.TERMINATION_DECISION
+    template: ClassVar[str] = "documents/termination_decision.html"
+    rule_id: ClassVar[str] = "R-SUS-2"
+    base_rules: ClassVar[tuple[str, ...]] = ("R-SUS-2",)
+
+    premises_address: str
+    proposed_notice_number: str
+    proposed_notice_issued_on: dt.date
+    petition_received_on: dt.date
+    hearing_held_on: dt.date | None = None
+    outcome: str  # PetitionOutcome
+    determination: str
+
+    def problems(self) -> list[str]:
+        found = super().problems()
+        if self.outcome not in PetitionOutcome.values:
+            found.append("the outcome is not 'access granted' or 'access denied'")
+        if blank(self.determination):
+            found.append("the written determination is missing (R-SUS-2)")
+        if blank(self.proposed_notice_number):
+            found.append("the notice of proposed termination is not identified")
+        return found
+
+    @property
+    def outcome_label(self) -> str:
+        return PetitionOutcome(self.outcome).label
+
+
+# --- corrective measures (R-COR-1, R-COR-2) ---------------------------------------
+
+
+class AccessRequestBasis(models.TextChoices):
+    NOT_CORRECTED = "not_corrected", "Not corrected as the notice of violation required"
+    APPEAL_UPHELD = (
+        "appeal_upheld",
+        "Not corrected within five business days of the decision upholding the SMO",
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class AccessRequestFacts(DocumentFacts):
+    """The SMO's request for the owner's permission for access to abate the
+    violation and/or restore the property, § 132-15 A (R-COR-1)."""
+
+    kind: ClassVar[str] = DocumentKind.ACCESS_REQUEST
+    template: ClassVar[str] = "documents/access_request.html"
+    rule_id: ClassVar[str] = "R-COR-1"
+    base_rules: ClassVar[tuple[str, ...]] = ("R-COR-1", "R-COR-2")
+
+    premises_address: str
+    notice_number: str
+    notice_issued_on: dt.date
+    basis: str  # AccessRequestBasis
+    correction_due_on: dt.date  # the NOV's deadline, or the stored R-COR-1 deadline
+    appeal_decided_on: dt.date | None = None
+    measures: str
+    reply_by: dt.date | None = None
+
+    def problems(self) -> list[str]:
+        found = super().problems()
+        if self.basis not in AccessRequestBasis.values:
+            found.append("the basis of the request is not known")
+        if (
+            self.basis == AccessRequestBasis.APPEAL_UPHELD
+            and self.appeal_decided_on is None
+        ):
+            found.append(
+                "the date of the Board's decision upholding the SMO is missing"
+            )
+        if blank(self.measures):
+            found.append("the measures to abate or restore are missing")
+        if blank(self.notice_number):
+            found.append("the notice of violation is not identified")
+        found += after_issue(self, self.reply_by, "the reply date")
+        return found
+
+    @property
+    def basis_label(self) -> str:
+        return AccessRequestBasis(self.basis).label
+
+
+@dataclass(frozen=True, kw_only=True)
+class InvoiceLine:
+    description: str
+    amount: Decimal
+    performed_on: dt.date | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class CorrectiveInvoiceFacts(DocumentFacts):
+    """Invoice for the cost of corrective measures, the discharger's sole
+    responsibility (§ 132-15 B, R-COR-2; § 132-13 A, R-NOV-2)."""
+
+    kind: ClassVar[str] = DocumentKind.CORRECTIVE_INVOICE
+    template: ClassVar[str] = "documents/corrective_invoice.html"
+    rule_id: ClassVar[str] = "R-COR-2"
+    base_rules: ClassVar[tuple[str, ...]] = ("R-COR-2", "R-NOV-2")
+
+    premises_address: str
+    authority: str  # the court order or missed NOV deadline the work was done under
+    lines: tuple[InvoiceLine, ...]
+    total: Decimal
+    payment_due_on: dt.date | None = None
+    payment_instructions: str
+
+    def problems(self) -> list[str]:
+        found = super().problems()
+        if not self.lines:
+            found.append("the invoice has no lines")
+        for line in self.lines:
+            if blank(line.description):
+                found.append("an invoice line has no description")
+            if line.amount <= 0:
+                found.append(
+                    f"an invoice line of ${line.amount} is not a positive amount"
+                )
+        if sum((line.amount for line in self.lines), Decimal("0")) != self.total:
+            found.append("the total is not the sum of the lines")
+        if blank(self.authority):
+            found.append("the authority for the work is missing")
+        if blank(self.payment_instructions):
+            found.append("how to pay is missing")
+        found += after_issue(self, self.payment_due_on, "the payment date")
+        return found
+
+
+# --- appeal decision (R-APL-3) -----------------------------------------------------
+
+
+class AppealOutcome(models.TextChoices):
+    UPHELD = "upheld", "The determination of the SMO is upheld"
+    MODIFIED = "modified", "The determination of the SMO is modified"
+    REVERSED = "reversed", "The determination of the SMO is reversed"
+
+
+@dataclass(frozen=True, kw_only=True)
+class AppealDecisionFacts(DocumentFacts):
+    """The Board of Trustees' decision on an appeal of a notice of violation,
+    filed with the municipal clerk and mailed by certified mail within five days of
+    the decision (§ 132-14, R-APL-3)."""
+
+    kind: ClassVar[str] = DocumentKind.APPEAL_DECISION
+    template: ClassVar[str] = "documents/appeal_decision.html"
+    rule_id: ClassVar[str] = "R-APL-3"
+
+    notice_number: str
+    notice_issued_on: dt.date
+    appeal_filed_on: dt.date
+    hearing_held_on: dt.date
+    decided_on: dt.date
+    outcome: str  # AppealOutcome
+    decision: str
+    certified_mail_article: str = ""
+
+    def relied_on(self) -> tuple[str, ...]:
+        rules = ["R-APL-1", "R-APL-2", "R-APL-3"]
+        if self.outcome in (AppealOutcome.UPHELD, AppealOutcome.MODIFIED):
+            rules.append("R-COR-1")
+        return tuple(rules)
+
+    def problems(self) -> list[str]:
+        found = super().problems()
+        if self.outcome not in AppealOutcome.values:
+            found.append("the outcome is not upheld, modified or reversed")
+        if blank(self.decision):
+            found.append("the text of the decision is missing")
+        if blank(self.notice_number):
+            found.append("the notice of violation appealed is not identified")
+        dates = [self.appeal_filed_on, self.hearing_held_on, self.decided_on]
+        if all(isinstance(d, dt.date) for d in dates) and dates != sorted(dates):
+            found.append("the filing, hearing and decision dates are out of order")
+        found += (
+            ["the decision is dated after this document"]
+            if isinstance(self.decided_on, dt.date)
+            and isinstance(self.issued_on, dt.date)
+            and self.decided_on > self.issued_on
+            else []
+        )
+        return found
+
+    @property
+    def outcome_label(self) -> str:
+        return AppealOutcome(self.outcome).label
+
+
+# --- sample facts (the template preview, the demo and tests) --------------------
+# The dates are examples typed by hand: a real document gets its dates from the
+# stored deadlines.
+
+
+def sample_notice_of_violation(**changes) -> NoticeOfViolationFacts:
+    facts = {
+        **sample_common(number="NOV-2026-0001"),
+        "premises_address": SAMPLE_PREMISES,
+        "violation_rule_ids": ("R-PRO-1",),
+        "finding": "On February 24, 2026 the SMO observed grey wash water flowing "
+        "from a pipe at the rear of the premises into the catch basin on Sample Lane.",
+        "requirements": (
+            Requirement(
+                number=2, particulars="Stop discharging wash water to the street."
+            ),
+            Requirement(
+                number=3,
+                particulars="Clean the catch basin and the gutter of sediment and suds.",
+            ),
+            Requirement(number=5, particulars="Pay the fine to the Village Clerk."),
+        ),
+        "remediation_deadline": dt.date(2026, 3, 16),
+        "fine": Fine(amount=Decimal("250.00"), tier=1),
+        "last_day_to_appeal": dt.date(2026, 3, 17),
+        "appeal_deadline_explanation": "15 days from Monday 2026-03-02 (R-APL-1, "
+        f"{citation('R-APL-1').section}): counted from the day after, last day "
+        "Tuesday 2026-03-17.",
+        "appeal_filing_office": clerk_office(),
+    }
+    facts.update(changes)
+    return NoticeOfViolationFacts(**facts)
+
+
+def sample_emergency_suspension() -> EmergencySuspensionFacts:
+    return EmergencySuspensionFacts(
+        **sample_common(number="SUS-2026-0001"),
+        premises_address=SAMPLE_PREMISES,
+        suspended_at=sample_moment(),
+        reasons="Heating oil was discharging from a basement drain to the MS4.",
+        actions_required="Keep the drain plugged until the SMO approves reconnection.",
+    )
+
+
+def sample_proposed_termination() -> ProposedTerminationFacts:
+    return ProposedTerminationFacts(
+        **sample_common(number="TRM-2026-0001"),
+        premises_address=SAMPLE_PREMISES,
+        reasons="A laundry drain remains connected to the storm sewer.",
+        proposed_effective_on=dt.date(2026, 3, 20),
+        petition_to=f"{village_contact().name}, {clerk_office()}",
+    )
+
+
+def sample_termination_decision() -> TerminationDecisionFacts:
+    return TerminationDecisionFacts(
+        **sample_common(number="TRD-2026-0001"),
+        premises_address=SAMPLE_PREMISES,
+        proposed_notice_number="TRM-2026-0001",
+        proposed_notice_issued_on=dt.date(2026, 2, 2),
+        petition_received_on=dt.date(2026, 2, 9),
+        hearing_held_on=dt.date(2026, 2, 20),
+        outcome=PetitionOutcome.ACCESS_DENIED,
+        determination="The illicit discharge has not ceased: dye testing on "
+        "February 19 showed the laundry drain still reaching the catch basin.",
+    )
+
+
+def sample_access_request() -> AccessRequestFacts:
+    return AccessRequestFacts(
+        **sample_common(number="ACC-2026-0001"),
+        premises_address=SAMPLE_PREMISES,
+        notice_number="NOV-2026-0001",
+        notice_issued_on=dt.date(2026, 1, 5),
+        basis=AccessRequestBasis.APPEAL_UPHELD,
+        correction_due_on=dt.date(2026, 2, 23),
+        appeal_decided_on=dt.date(2026, 2, 16),
+        measures="Clean the catch basin; cap the laundry connection at the lot line.",
+        reply_by=dt.date(2026, 3, 9),
+    )
+
+
+def sample_appeal_decision() -> AppealDecisionFacts:
+    return AppealDecisionFacts(
+        **sample_common(
+            number="APL-2026-0001",
+            signatory=Signatory(name="Casey Clerk", title=CLERK_TITLE),
+            contact=Contact(name="Village Clerk", phone="(631) 476-4043"),
+        ),
+        notice_number="NOV-2026-0001",
+        notice_issued_on=dt.date(2026, 1, 5),
+        appeal_filed_on=dt.date(2026, 1, 15),
+        hearing_held_on=dt.date(2026, 2, 10),
+        decided_on=dt.date(2026, 2, 26),
+        outcome=AppealOutcome.UPHELD,
+        decision="The Board finds that the discharge was wash water, not exempt.",
+        certified_mail_article="9407 1000 0000 0000 0000 00",
+    )
+
+
+def sample_corrective_invoice() -> CorrectiveInvoiceFacts:
+    return CorrectiveInvoiceFacts(
+        **sample_common(number="INV-2026-0001"),
+        premises_address=SAMPLE_PREMISES,
+        authority="Order of the Suffolk County District Court of February 2, 2026",
+        lines=(
+            InvoiceLine(
+                description="Vacuum truck: catch basin cleaning",
+                amount=Decimal("640.00"),
+                performed_on=dt.date(2026, 2, 12),
+            ),
+            InvoiceLine(description="Pipe cap at lot line", amount=Decimal("185.50")),
+        ),
+        total=Decimal("825.50"),
+        payment_due_on=dt.date(2026, 4, 1),
+        payment_instructions="Pay by check to the Incorporated Village of Poquott "
+        "at the Village Clerk's office, quoting the invoice number.",
+    )
 
 
 # --- shared ------------------------------------------------------------------
@@ -95,8 +641,11 @@ def notice_number(notice) -> str:
     return f"NOV-{notice.pk}"
 
 
-@register_facts_builder(
-    DocumentKind.NOTICE_OF_VIOLATION, "enforcement.noticeofviolation"
+@register(
+    DocumentKind.NOTICE_OF_VIOLATION,
+    facts=NoticeOfViolationFacts,
+    source="enforcement.noticeofviolation",
+    sample=sample_notice_of_violation,
 )
 def notice_contract(notice) -> NoticeOfViolationFacts:
     """The notice as printed. Issued: the frozen recipient and the stored
@@ -148,7 +697,7 @@ def notice_contract(notice) -> NoticeOfViolationFacts:
     return NoticeOfViolationFacts(
         **_common(case, notice_number(notice), issued_on, recipient, signatory),
         premises_address=_premises(case),
-        violation_rule_ids=_violation_rules(case),
+        violation_rule_ids=prohibitions_violated(case),
         finding=notice.findings,
         requirements=tuple(
             Requirement(number=r.number, particulars=r.particulars)
@@ -162,12 +711,16 @@ def notice_contract(notice) -> NoticeOfViolationFacts:
     )
 
 
-def _violation_rules(case) -> tuple[str, ...]:
-    """The prohibitions the case records as violated (e.g. R-PRO-1), if any."""
-    rules = getattr(case, "violation_rule_ids", None) or ()
-    if isinstance(rules, str):
-        rules = [r.strip() for r in rules.split(",") if r.strip()]
-    return tuple(rules)
+def prohibitions_violated(case) -> tuple[str, ...]:
+    """The provisions of the Village Code the case's violation is of, from what
+    the case records: its kind (cases.models.CaseKind, each with the rule it
+    arises under — an illicit discharge R-PRO-1, an illicit connection R-CON-1,
+    a contaminating activity R-ACT-1, a spill R-SPL-1, a delayed or refused
+    access R-ACC-3, a permit non-compliance R-IND-1, an unauthorized
+    reinstatement R-SUS-2). The notice prints each as a section relied on."""
+    if not case.kind:
+        return ()
+    return (case.rule_id,)
 
 
 def notice_document_issue(*, notice, actor) -> IssuedDocument:
@@ -193,7 +746,13 @@ def notice_document_issue(*, notice, actor) -> IssuedDocument:
 # --- the Board's decision on appeal (R-APL-3) ------------------------------------
 
 
-@register_facts_builder(DocumentKind.APPEAL_DECISION, "enforcement.appeal")
+@register(
+    DocumentKind.APPEAL_DECISION,
+    facts=AppealDecisionFacts,
+    source="enforcement.appeal",
+    sample=sample_appeal_decision,
+    case_of=lambda appeal: appeal.notice.case,
+)
 def appeal_decision_contract(appeal) -> AppealDecisionFacts:
     """The decision letter once the Board has decided (status decided/closed)."""
     notice = appeal.notice
@@ -232,7 +791,12 @@ def appeal_decision_contract(appeal) -> AppealDecisionFacts:
 # --- corrective measures (R-COR-1, R-COR-2) --------------------------------------
 
 
-@register_facts_builder(DocumentKind.ACCESS_REQUEST, "enforcement.correctiveaction")
+@register(
+    DocumentKind.ACCESS_REQUEST,
+    facts=AccessRequestFacts,
+    source="enforcement.correctiveaction",
+    sample=sample_access_request,
+)
 def access_request_contract(action) -> AccessRequestFacts:
     """The SMO's letter asking the owner's permission for access to abate
     (R-COR-1), dated the letter's date; the correction was due on the notice's
@@ -277,7 +841,12 @@ def access_request_contract(action) -> AccessRequestFacts:
     )
 
 
-@register_facts_builder(DocumentKind.CORRECTIVE_INVOICE, "enforcement.correctiveaction")
+@register(
+    DocumentKind.CORRECTIVE_INVOICE,
+    facts=CorrectiveInvoiceFacts,
+    source="enforcement.correctiveaction",
+    sample=sample_corrective_invoice,
+)
 def corrective_invoice_contract(action) -> CorrectiveInvoiceFacts:
     """The invoice of the itemized costs of the corrective measures (R-COR-2),
     dated and numbered as the SMO recorded it (or today / CM-n before)."""
@@ -317,8 +886,11 @@ def corrective_invoice_contract(action) -> CorrectiveInvoiceFacts:
 # --- suspension and termination of MS4 access (R-SUS-1, R-SUS-2) ----------------
 
 
-@register_facts_builder(
-    DocumentKind.EMERGENCY_SUSPENSION, "enforcement.accesssuspension"
+@register(
+    DocumentKind.EMERGENCY_SUSPENSION,
+    facts=EmergencySuspensionFacts,
+    source="enforcement.accesssuspension",
+    sample=sample_emergency_suspension,
 )
 def suspension_contract(suspension) -> EmergencySuspensionFacts:
     """The written notice of the reasons for the emergency suspension (R-SUS-1),
@@ -337,8 +909,11 @@ def suspension_contract(suspension) -> EmergencySuspensionFacts:
     )
 
 
-@register_facts_builder(
-    DocumentKind.PROPOSED_TERMINATION, "enforcement.accesstermination"
+@register(
+    DocumentKind.PROPOSED_TERMINATION,
+    facts=ProposedTerminationFacts,
+    source="enforcement.accesstermination",
+    sample=sample_proposed_termination,
 )
 def proposed_termination_contract(termination) -> ProposedTerminationFacts:
     """The written notice of the proposed termination and its reasons (R-SUS-2),
@@ -357,8 +932,11 @@ def proposed_termination_contract(termination) -> ProposedTerminationFacts:
     )
 
 
-@register_facts_builder(
-    DocumentKind.TERMINATION_DECISION, "enforcement.accesstermination"
+@register(
+    DocumentKind.TERMINATION_DECISION,
+    facts=TerminationDecisionFacts,
+    source="enforcement.accesstermination",
+    sample=sample_termination_decision,
 )
 def termination_decision_contract(termination) -> TerminationDecisionFacts:
     """The SMO's written grant or denial on the petition (R-SUS-2): only once
@@ -393,123 +971,3 @@ def termination_decision_contract(termination) -> TerminationDecisionFacts:
         outcome=outcome,
         determination=termination.determination,
     )
-
-
-# --- which kinds each record has, and issuing them ------------------------------
-
-# model label → the kinds a record of it documents (besides the NOV, issued
-# with the notice itself), with the word for the button.
-KINDS_BY_MODEL = {
-    "enforcement.appeal": (DocumentKind.APPEAL_DECISION,),
-    "enforcement.correctiveaction": (
-        DocumentKind.ACCESS_REQUEST,
-        DocumentKind.CORRECTIVE_INVOICE,
-    ),
-    "enforcement.accesssuspension": (DocumentKind.EMERGENCY_SUSPENSION,),
-    "enforcement.accesstermination": (
-        DocumentKind.PROPOSED_TERMINATION,
-        DocumentKind.TERMINATION_DECISION,
-    ),
-}
-
-BUILDERS = {
-    (
-        "enforcement.noticeofviolation",
-        DocumentKind.NOTICE_OF_VIOLATION,
-    ): notice_contract,
-    ("enforcement.appeal", DocumentKind.APPEAL_DECISION): appeal_decision_contract,
-    (
-        "enforcement.correctiveaction",
-        DocumentKind.ACCESS_REQUEST,
-    ): access_request_contract,
-    (
-        "enforcement.correctiveaction",
-        DocumentKind.CORRECTIVE_INVOICE,
-    ): corrective_invoice_contract,
-    (
-        "enforcement.accesssuspension",
-        DocumentKind.EMERGENCY_SUSPENSION,
-    ): suspension_contract,
-    (
-        "enforcement.accesstermination",
-        DocumentKind.PROPOSED_TERMINATION,
-    ): proposed_termination_contract,
-    (
-        "enforcement.accesstermination",
-        DocumentKind.TERMINATION_DECISION,
-    ): termination_decision_contract,
-}
-
-
-def documents_of(source, kind=None):
-    """The documents issued about `source` (every version), oldest first."""
-    content_type = ContentType.objects.get_for_model(source)
-    found = IssuedDocument.objects.filter(
-        content_type=content_type, object_id=source.pk
-    ).defer("html", "facts", "citations")
-    if kind is not None:
-        found = found.filter(kind=kind)
-    return found.order_by("kind", "version", "id")
-
-
-def latest_document(source, kind):
-    return (
-        documents_of(source, kind).exclude(status="failed").order_by("-version").first()
-    )
-
-
-def issue_for(*, kind, source, actor, case=None) -> IssuedDocument:
-    """Issue the document `kind` about `source` from its builder (the roles of
-    cases.documents.services.ISSUERS). If one is already issued, the new one is a
-    correction superseding the latest version. Raises PermissionDenied,
-    FactsInvalid, DocumentError."""
-    label = source._meta.label_lower
-    builder = BUILDERS.get((label, kind)) or _other_builders().get((label, kind))
-    if builder is None:
-        raise FactsInvalid(kind, [f"no {kind} document for a {label}"])
-    from inspections.documents import case_of
-
-    case = case or case_of(source)
-    facts = builder(source)  # FactsInvalid when the record cannot make one
-    latest = latest_document(source, kind)
-    return document_issue(
-        kind=kind,
-        facts=facts,
-        case=case,
-        source=source,
-        actor=actor,
-        supersedes=latest if latest is not None and latest.is_issued else None,
-    )
-
-
-def _other_builders():
-    from inspections.documents import BUILDERS as inspection_builders
-
-    return inspection_builders
-
-
-def document_actions(user, source, kinds) -> list[dict]:
-    """For the record's page: per kind, its label, the preview URL, whether the
-    user may issue it, and the versions issued so far."""
-    from django.urls import reverse
-
-    content_type = ContentType.objects.get_for_model(source)
-    rows = []
-    for kind in kinds:
-        issued = list(documents_of(source, kind))
-        live = [d for d in issued if d.status != "failed"]
-        rows.append(
-            {
-                "kind": kind,
-                "label": DocumentKind(kind).label,
-                "preview_url": reverse(
-                    "documents:draft_preview",
-                    args=[kind, content_type.pk, source.pk],
-                ),
-                "may_issue": may_issue(user, kind),
-                "documents": issued,
-                "is_correction": bool(live),
-                "rendering": any(d.status == "rendering" for d in live),
-            }
-        )
-    return rows

@@ -14,6 +14,9 @@ committed on or after the same calendar date five years before D and before D
 Acquittals and dismissals are no offense and are not counted; offenses still
 pending in court are counted and said so, because the tier is only confirmed
 by a conviction.
+
+The tiers (TIERS) are defined here only: the notice's fine check and its
+printed offense (enforcement.documents) read them.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
+from cases.citations import citation
 from cases.deadlines.engine import continued_violation_weeks
 
 LOOKBACK_YEARS = 5
@@ -36,6 +40,12 @@ class Tier:
     minimum: Decimal
     maximum: Decimal
     name: str
+    printed: str  # as the notice of violation prints the offense
+
+    def allows(self, amount: Decimal) -> bool:
+        """Whether a proposed fine of `amount` is in this tier's range (and more
+        than $0)."""
+        return amount > 0 and self.minimum <= amount <= self.maximum
 
     @property
     def range_words(self) -> str:
@@ -44,11 +54,31 @@ class Tier:
         return f"a fine of ${self.minimum:,.0f} to ${self.maximum:,.0f}"
 
 
+# § 132-13 B: the fine range of each offense tier, inclusive, in dollars.
 TIERS = (
-    Tier(1, "R-PEN-1", Decimal("0"), Decimal("350"), "first offense"),
-    Tier(2, "R-PEN-2", Decimal("350"), Decimal("700"), "second offense"),
-    Tier(3, "R-PEN-3", Decimal("700"), Decimal("1000"), "third or later offense"),
+    Tier(1, "R-PEN-1", Decimal("0"), Decimal("350"), "first offense", "First offense"),
+    Tier(
+        2,
+        "R-PEN-2",
+        Decimal("350"),
+        Decimal("700"),
+        "second offense",
+        "Second offense within five years",
+    ),
+    Tier(
+        3,
+        "R-PEN-3",
+        Decimal("700"),
+        Decimal("1000"),
+        "third or later offense",
+        "Third or subsequent offense within five years",
+    ),
 )
+
+
+def tier_numbered(number: int) -> Tier | None:
+    """The tier of that number (1, 2 or 3), or None."""
+    return next((t for t in TIERS if t.number == number), None)
 
 
 @dataclass(frozen=True)
@@ -72,7 +102,7 @@ class TierComputation:
             f"Offense committed {self.committed_on:%A %Y-%m-%d}. Five years back "
             f"from it is {self.window_start:%Y-%m-%d}; offenses committed from "
             f"{self.window_start:%Y-%m-%d} up to the day before count "
-            "(§ 132-13 B, GCL § 58)."
+            f"({citation('R-PEN-1').section}, GCL § 58)."
         ]
         if self.counted:
             listed = "; ".join(
@@ -153,7 +183,7 @@ def fine_error(computation: TierComputation, amount: Decimal | None) -> str:
         return f"Propose a fine: this is a {tier.name}, {tier.range_words}."
     if amount <= 0:
         return "A fine must be more than $0."
-    if not tier.minimum <= amount <= tier.maximum:
+    if not tier.allows(amount):
         return (
             f"${amount:,.2f} is outside the range of a {tier.name} "
             f"({tier.rule_id}): {tier.range_words}."

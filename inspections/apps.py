@@ -6,5 +6,5 @@ class InspectionsConfig(AppConfig):
 
     def ready(self):
         # Register the document builders of inspection reports and warrant
-        # application cover sheets (cases.documents.builders).
+        # application cover sheets (cases.documents.registry).
         from . import documents  # noqa: F401

@@ -1,26 +1,175 @@
-"""The documents of inspections: an inspection → its report (R-ACC-1, R-ACC-3),
-a warrant application → its cover sheet (R-ACC-4), as the typed contracts of
-cases.documents. Registered with cases.documents.builders by
-InspectionsConfig.ready(); issued through enforcement.documents.issue_for."""
+"""The documents of inspections, owned here: the facts (contracts) of an
+inspection report (R-ACC-1, R-ACC-3) and of a warrant application's cover sheet
+(R-ACC-4) with their legal checks, the builders that make them from an
+inspection or a warrant application, and sample facts; registered with the one
+registry of cases.documents (cases.documents.registry) by InspectionsConfig.ready().
+Issued through cases.documents.services.issue_for."""
 
 from __future__ import annotations
 
+import datetime as dt
+from dataclasses import dataclass
+from typing import ClassVar
+
+from django.db import models
 from django.utils import timezone
 
-from cases.documents.builders import register_facts_builder
 from cases.documents.contracts import (
-    AccessOutcome,
+    DocumentFacts,
     DocumentKind,
     FactsInvalid,
-    InspectionReportFacts,
     Recipient,
     Signatory,
-    WarrantCoverSheetFacts,
-    WarrantGround,
+    blank,
     village_contact,
+)
+from cases.documents.registry import register
+from cases.documents.samples import (
+    SAMPLE_PREMISES,
+    SAMPLE_SMO,
+    sample_common,
+    sample_moment,
 )
 
 SMO_TITLE = "Stormwater Management Officer"
+
+
+# --- inspection and warrant (R-ACC-1, R-ACC-3, R-ACC-4) --------------------------
+
+
+class AccessOutcome(models.TextChoices):
+    GRANTED = "granted", "Access granted"
+    DELAYED = "delayed", "Access delayed"
+    REFUSED = "refused", "Access refused"
+
+
+@dataclass(frozen=True, kw_only=True)
+class InspectionReportFacts(DocumentFacts):
+    """Report of an inspection under § 132-11 B (R-ACC-1)."""
+
+    kind: ClassVar[str] = DocumentKind.INSPECTION_REPORT
+    template: ClassVar[str] = "documents/inspection_report.html"
+    rule_id: ClassVar[str] = "R-ACC-1"
+
+    premises_address: str
+    inspected_at: dt.datetime
+    inspector: str
+    access_outcome: str  # AccessOutcome
+    observations: str
+    samples: tuple[str, ...] = ()
+    findings: str = ""
+    follow_up: str = ""
+
+    def relied_on(self) -> tuple[str, ...]:
+        if self.access_outcome in (AccessOutcome.DELAYED, AccessOutcome.REFUSED):
+            return ("R-ACC-1", "R-ACC-3")
+        return ("R-ACC-1",)
+
+    def problems(self) -> list[str]:
+        found = super().problems()
+        if self.access_outcome not in AccessOutcome.values:
+            found.append("the access outcome is not granted, delayed or refused")
+        if blank(self.inspector):
+            found.append("the inspector is missing")
+        if blank(self.observations):
+            found.append("the observations are missing")
+        if blank(self.premises_address):
+            found.append("the premises address is missing")
+        return found
+
+    @property
+    def access_outcome_label(self) -> str:
+        return AccessOutcome(self.access_outcome).label
+
+
+class WarrantGround(models.TextChoices):
+    SUSPECTED_VIOLATION = (
+        "suspected_violation",
+        "Probable cause to believe that there may be a violation of the article",
+    )
+    ROUTINE_PROGRAM = (
+        "routine_program",
+        "A need to inspect and/or sample as part of a routine inspection and "
+        "sampling program designed to verify compliance",
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class WarrantCoverSheetFacts(DocumentFacts):
+    """Cover sheet of the SMO's application for a search warrant after access was
+    refused, § 132-11 B(6) (R-ACC-4). The recipient is the court."""
+
+    kind: ClassVar[str] = DocumentKind.WARRANT_COVER_SHEET
+    template: ClassVar[str] = "documents/warrant_cover_sheet.html"
+    rule_id: ClassVar[str] = "R-ACC-4"
+    base_rules: ClassVar[tuple[str, ...]] = ("R-ACC-4", "R-ACC-1", "R-ACC-3")
+
+    premises_address: str
+    applicant: str
+    access_refused_on: dt.date
+    refused_by: str
+    ground: str  # WarrantGround
+    probable_cause: str
+    attachments: tuple[str, ...] = ()
+
+    def problems(self) -> list[str]:
+        found = super().problems()
+        if self.ground not in WarrantGround.values:
+            found.append("the ground for the warrant is not known")
+        if blank(self.probable_cause):
+            found.append("the statement of probable cause is missing (R-ACC-4)")
+        if blank(self.applicant):
+            found.append("the applicant is missing")
+        if (
+            isinstance(self.access_refused_on, dt.date)
+            and isinstance(self.issued_on, dt.date)
+            and self.access_refused_on > self.issued_on
+        ):
+            found.append("access is recorded as refused after the application date")
+        return found
+
+    @property
+    def ground_label(self) -> str:
+        return WarrantGround(self.ground).label
+
+
+# --- sample facts (the template preview, the demo and tests) --------------------
+
+
+def sample_inspection_report() -> InspectionReportFacts:
+    return InspectionReportFacts(
+        **sample_common(number="INS-2026-0001"),
+        premises_address=SAMPLE_PREMISES,
+        inspected_at=sample_moment(),
+        inspector=SAMPLE_SMO.name,
+        access_outcome=AccessOutcome.GRANTED,
+        observations="Grey water at the outfall; a pipe from the laundry room.",
+        samples=("S-1 outfall grab sample, 14:40",),
+        findings="Illicit connection of a laundry drain.",
+        follow_up="Notice of violation to be issued.",
+    )
+
+
+def sample_warrant_cover_sheet() -> WarrantCoverSheetFacts:
+    return WarrantCoverSheetFacts(
+        **sample_common(
+            number="WAR-2026-0001",
+            recipient=Recipient(
+                name="Suffolk County District Court",
+                address_lines=(
+                    "3105-1 Veterans Memorial Highway",
+                    "Ronkonkoma, NY 11779",
+                ),
+            ),
+        ),
+        premises_address=SAMPLE_PREMISES,
+        applicant=f"{SAMPLE_SMO.name}, {SMO_TITLE}",
+        access_refused_on=dt.date(2026, 2, 25),
+        refused_by="The owner, in person",
+        ground=WarrantGround.SUSPECTED_VIOLATION,
+        probable_cause="Dye introduced in the laundry sink appeared at the outfall.",
+        attachments=("Inspection report INS-2026-0001", "Photographs 1–4"),
+    )
 
 
 def _person(user) -> str:
@@ -74,7 +223,13 @@ def _addressee(inspection) -> Recipient:
     )
 
 
-@register_facts_builder(DocumentKind.INSPECTION_REPORT, "inspections.inspection")
+@register(
+    DocumentKind.INSPECTION_REPORT,
+    facts=InspectionReportFacts,
+    source="inspections.inspection",
+    sample=sample_inspection_report,
+    case_of=case_of,
+)
 def inspection_report_contract(inspection) -> InspectionReportFacts:
     """The report of a recorded (or finalized) inspection (R-ACC-1); a delayed
     or refused access also cites R-ACC-3."""
@@ -117,8 +272,12 @@ def inspection_report_contract(inspection) -> InspectionReportFacts:
     )
 
 
-@register_facts_builder(
-    DocumentKind.WARRANT_COVER_SHEET, "inspections.warrantapplication"
+@register(
+    DocumentKind.WARRANT_COVER_SHEET,
+    facts=WarrantCoverSheetFacts,
+    source="inspections.warrantapplication",
+    sample=sample_warrant_cover_sheet,
+    case_of=case_of,
 )
 def warrant_cover_sheet_contract(warrant) -> WarrantCoverSheetFacts:
     """The cover sheet of the application to the court (R-ACC-4), after the
@@ -158,18 +317,3 @@ def warrant_cover_sheet_contract(warrant) -> WarrantCoverSheetFacts:
         probable_cause=warrant.probable_cause,
         attachments=tuple(attachments),
     )
-
-
-BUILDERS = {
-    ("inspections.inspection", DocumentKind.INSPECTION_REPORT): (
-        inspection_report_contract
-    ),
-    ("inspections.warrantapplication", DocumentKind.WARRANT_COVER_SHEET): (
-        warrant_cover_sheet_contract
-    ),
-}
-
-KINDS_BY_MODEL = {
-    "inspections.inspection": (DocumentKind.INSPECTION_REPORT,),
-    "inspections.warrantapplication": (DocumentKind.WARRANT_COVER_SHEET,),
-}

@@ -26,7 +26,8 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from ..citations import citations as load_citations
-from .contracts import FACTS_BY_KIND, DocumentFacts, validate_facts
+from .contracts import DocumentFacts, validate_facts
+from .registry import document_type
 
 logger = logging.getLogger(__name__)
 
@@ -138,7 +139,7 @@ def template_version(kind: str) -> str:
     """A hash of everything the look and words of `kind` come from in code: its
     template, the shared base and the print CSS."""
     digest = hashlib.sha256()
-    for name in (FACTS_BY_KIND[kind].template, BASE_TEMPLATE):
+    for name in (document_type(kind).template, BASE_TEMPLATE):
         digest.update(get_template(name).template.source.encode())
     css = static_file_for("/" + settings.STATIC_URL.strip("/") + "/" + PRINT_CSS)
     if css is not None:

@@ -1,5 +1,7 @@
 """Reads of issued documents."""
 
+from django.contrib.contenttypes.models import ContentType
+
 from ..models import IssuedDocument
 
 
@@ -29,3 +31,24 @@ def appeal_deadline_for(source) -> tuple | None:
     if deadline is None:
         return None
     return deadline.due_date, deadline.explanation
+
+
+def documents_of(source, kind=None):
+    """The documents issued about `source` (every version), oldest first."""
+    content_type = ContentType.objects.get_for_model(source)
+    found = IssuedDocument.objects.filter(
+        content_type=content_type, object_id=source.pk
+    ).defer("html", "facts", "citations")
+    if kind is not None:
+        found = found.filter(kind=kind)
+    return found.order_by("kind", "version", "id")
+
+
+def latest_document(source, kind):
+    """The latest version of `kind` about `source` that did not fail, or None."""
+    return (
+        documents_of(source, kind)
+        .exclude(status=IssuedDocument.Status.FAILED)
+        .order_by("-version")
+        .first()
+    )

@@ -15,8 +15,8 @@ from django.db import transaction
 from ..models import IssuedDocument
 from ..roles import Role, has_role
 from ..timeline import record_event
+from . import registry
 from .contracts import (
-    FACTS_BY_KIND,
     DocumentFacts,
     DocumentKind,
     FactsInvalid,
@@ -29,6 +29,7 @@ from .render import (
     render_pdf,
     template_version,
 )
+from .selectors import documents_of, latest_document
 
 logger = logging.getLogger(__name__)
 
@@ -37,8 +38,8 @@ class DocumentError(Exception):
     """A document cannot be issued or corrected as asked (the message says why)."""
 
 
-# Who may issue each kind. The Board's decision is filed by its clerk (§ 132-14);
-# everything else is the Stormwater Management Officer's (§ 132-5).
+# Who may issue each kind. The Board's decision is filed by its clerk (R-APL-3);
+# everything else is the Stormwater Management Officer's (R-ADM-1).
 ISSUERS: dict[str, tuple[Role, ...]] = dict.fromkeys(
     DocumentKind.values, (Role.SMO,)
 ) | {DocumentKind.APPEAL_DECISION: (Role.CLERK, Role.SMO)}
@@ -127,6 +128,56 @@ def document_issue(
     return document
 
 
+def issue_for(*, kind, source, actor, case=None) -> IssuedDocument:
+    """Issue the document `kind` about the record `source` from its registered
+    builder (cases.documents.registry), on the case it is filed on. If one is
+    already issued, the new one is a correction superseding the latest version.
+    May call: the roles of ISSUERS[kind]. Raises PermissionDenied, FactsInvalid
+    (no such document for that record, or the record cannot make one),
+    DocumentError."""
+    facts = registry.build_facts(kind, source)
+    case = case or registry.case_of(kind, source)
+    latest = latest_document(source, kind)
+    return document_issue(
+        kind=kind,
+        facts=facts,
+        case=case,
+        source=source,
+        actor=actor,
+        supersedes=latest if latest is not None and latest.is_issued else None,
+    )
+
+
+def document_actions(user, source, kinds=None) -> list[dict]:
+    """For the record's page: per kind (default: every kind the record has), its
+    label, the preview URL, whether the user may issue it, and the versions
+    issued so far."""
+    from django.urls import reverse
+
+    content_type = ContentType.objects.get_for_model(source)
+    rows = []
+    for kind in registry.kinds_for(source) if kinds is None else kinds:
+        issued = list(documents_of(source, kind))
+        live = [d for d in issued if d.status != IssuedDocument.Status.FAILED]
+        rows.append(
+            {
+                "kind": kind,
+                "label": DocumentKind(kind).label,
+                "preview_url": reverse(
+                    "documents:draft_preview",
+                    args=[kind, content_type.pk, source.pk],
+                ),
+                "may_issue": may_issue(user, kind),
+                "documents": issued,
+                "is_correction": bool(live),
+                "rendering": any(
+                    d.status == IssuedDocument.Status.RENDERING for d in live
+                ),
+            }
+        )
+    return rows
+
+
 def _check_correction(old, *, kind, case, content_type, source):
     if old.kind != kind or old.case_id != case.pk:
         raise DocumentError("A correction must be of the same kind and case.")
@@ -193,7 +244,7 @@ def document_render(*, document_id: int) -> IssuedDocument:
             summary=summary,
             detail=f"SHA-256 {document.sha256}; template {document.template_name} "
             f"({document.template_version}); {document.pdf_variant or 'PDF'}",
-            rule_id=FACTS_BY_KIND[document.kind].rule_id,
+            rule_id=registry.document_type(document.kind).rule_id,
             subject=document,
             at=document.issued_at,
         )

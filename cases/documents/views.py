@@ -12,9 +12,8 @@ from django.views.decorators.http import require_POST
 from ..models import IssuedDocument
 from ..roles import CASE_READERS, role_required
 from . import services
-from .builders import facts_builder
 from .contracts import DocumentKind, FactsInvalid
-from .samples import sample_facts
+from .registry import builder_for, sample_facts
 from .selectors import document_for_reader
 
 logger = logging.getLogger(__name__)
@@ -47,7 +46,7 @@ def draft_preview(request, kind, content_type_id, object_id):
     if kind not in DocumentKind.values:
         raise Http404("No such kind of document")
     content_type = get_object_or_404(ContentType, pk=content_type_id)
-    builder = facts_builder(kind, f"{content_type.app_label}.{content_type.model}")
+    builder = builder_for(kind, content_type)
     if builder is None:
         raise Http404("No draft of this kind for this record")
     try:

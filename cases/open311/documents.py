@@ -9,6 +9,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
+from ..citations import citation
 from ..models import PollutantCategory
 from ..reports.forms import COLOUR_CHOICES, FLOW_CHOICES, ODOUR_CHOICES
 from ..reports.selectors import Open311Row
@@ -17,11 +18,16 @@ from .serializers import iso
 SPEC_URL = "http://wiki.open311.org/GeoReport_v2"
 CHANGESET = "2026-01-01T00:00:00-05:00"  # bump when services or attributes change
 AGENCY = "Village of Poquott — Stormwater Management Officer"
-HAZARD_NOTICE = (
-    "A hazardous spill (fuel, chemicals, anything that harms people) must be "
-    "reported to 911 immediately (Poquott Code § 132-12, R-SPL-2); this service "
-    "is for everything else."
-)
+
+
+def hazard_notice() -> str:
+    """The 911 warning, citing the spill rule from the citation table."""
+    return (
+        "A hazardous spill (fuel, chemicals, anything that harms people) must be "
+        f"reported to 911 immediately (Poquott Code {citation('R-SPL-2').section}, "
+        "R-SPL-2); this service is for everything else."
+    )
+
 
 YES_NO = [("yes", "Yes"), ("no", "No")]
 
@@ -64,7 +70,7 @@ def discovery() -> dict:
 def service(category: PollutantCategory) -> dict:
     description = category.plain_name
     if category.hazardous:
-        description = f"{description}. {HAZARD_NOTICE}"
+        description = f"{description}. {hazard_notice()}"
     return {
         "service_code": category.code,
         "service_name": category.name,

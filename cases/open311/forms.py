@@ -1,21 +1,43 @@
 """Validating an Open311 POST service request into the fields of a Report.
 
-Same limits as the web form (4,000-character description, the Poquott box, the
-photo checks of cases.uploads); each problem becomes one GeoReport v2 error."""
+The parameters are read here (a service code, decimal degrees, ISO 8601 times,
+the attribute values); whether the report can be filed is the rule of every
+channel, cases.reports.validation.report_problems, which the web form uses too,
+with the photo checks of cases.uploads. Each problem becomes one GeoReport v2
+error, worded with the parameter names where they differ (OPEN311_WORDS)."""
 
 from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
-from django.core.validators import EmailValidator, URLValidator
+from django.core.validators import URLValidator
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from ..models import PollutantCategory
-from ..reports.forms import DESCRIPTION_MAX, OUT_OF_BOUNDS, in_bounds
+from ..reports.validation import (
+    ADDRESS_MAX,
+    DESCRIPTION_MAX,
+    NAME_MAX,
+    report_problems,
+)
 from ..uploads import process_image_upload
 from .documents import ATTRIBUTES
 
 BOOL_ATTRIBUTES = {"sheen", "suds", "floatables"}
+
+# The shared problems, in the words of the GeoReport v2 parameters (the others
+# are said as to a resident).
+OPEN311_WORDS = {
+    "no_location": "A location is required: lat and long, or address_string.",
+    "description_too_long": f"description is longer than {DESCRIPTION_MAX} characters.",
+    "address_too_long": f"address_string is longer than {ADDRESS_MAX} characters.",
+    "name_too_long": f"first_name and last_name are longer than {NAME_MAX} characters.",
+    "email": "email is not a valid e-mail address.",
+    "phone": "phone is not a telephone number, e.g. (631) 555-0100.",
+    "future": "attribute[observed_at] is in the future.",
+    "too_old": "attribute[observed_at] is more than a year ago; please call the "
+    "office instead.",
+}
 
 
 class Open311Invalid(Exception):
@@ -52,6 +74,9 @@ def parse_request(data, files) -> dict:
     lat_raw, lon_raw = data.get("lat", "").strip(), data.get("long", "").strip()
     address = (data.get("address_string") or "").strip()
     lat = lon = None
+    unread = set()  # fields already refused because they could not be read
+    if category is None:
+        unread.add("description")  # what was seen: the service_code, said above
     if lat_raw or lon_raw:
         try:
             lat, lon = Decimal(lat_raw), Decimal(lon_raw)
@@ -61,29 +86,13 @@ def parse_request(data, files) -> dict:
         except InvalidOperation:
             problems.append("lat and long must both be decimal degrees.")
             lat = lon = None
-        else:
-            if not in_bounds(lat, lon):
-                problems.append(OUT_OF_BOUNDS)
-    if len(address) > 200:
-        problems.append("address_string is longer than 200 characters.")
-    if lat is None and lon is None and not address and not problems:
-        if data.get("address_id"):
-            problems.append(
-                "address_id is not supported; send lat/long or address_string."
-            )
-        else:
-            problems.append("A location is required: lat and long, or address_string.")
+            unread.add("address")
+    if lat is None and lon is None and not address and data.get("address_id"):
+        problems.append("address_id is not supported; send lat/long or address_string.")
+        unread.add("address")
 
     description = (data.get("description") or "").strip()
-    if len(description) > DESCRIPTION_MAX:
-        problems.append(f"description is longer than {DESCRIPTION_MAX} characters.")
-
     email = (data.get("email") or "").strip()
-    if email:
-        try:
-            EmailValidator()(email)
-        except ValidationError:
-            problems.append("email is not a valid e-mail address.")
     media_url = (data.get("media_url") or "").strip()
     if media_url:
         try:
@@ -95,14 +104,14 @@ def parse_request(data, files) -> dict:
 
     fields = {
         "description": description,
-        "address": address[:200],
+        "address": address,
         "latitude": lat,
         "longitude": lon,
         "reporter_name": " ".join(
             p for p in (data.get("first_name", ""), data.get("last_name", "")) if p
-        ).strip()[:120],
+        ).strip(),
         "reporter_email": email,
-        "reporter_phone": (data.get("phone") or "").strip()[:40],
+        "reporter_phone": (data.get("phone") or "").strip(),
         "wants_updates": False,
         "media_url": media_url[:500],
     }
@@ -114,8 +123,6 @@ def parse_request(data, files) -> dict:
             when = parse_datetime_param(raw)
             if when is None:
                 problems.append(f"attribute[{attr_code}] must be an ISO 8601 datetime.")
-            elif when > timezone.now() + timezone.timedelta(minutes=10):
-                problems.append(f"attribute[{attr_code}] is in the future.")
             else:
                 fields["observed_at"] = when
             continue
@@ -137,6 +144,15 @@ def parse_request(data, files) -> dict:
         except ValidationError as exc:
             problems.extend(f"media: {m}" for m in exc.messages)
 
+    # The rules of every channel, on what could be read (a parameter that could
+    # not be read is said once, above).
+    problems += [
+        OPEN311_WORDS.get(p.code, p.message)
+        for p in report_problems(
+            fields, pollutant_categories=[category] if category else ()
+        )
+        if p.field not in unread
+    ]
     if problems:
         raise Open311Invalid(problems)
     return {

@@ -78,7 +78,7 @@ def _post_request(request, fmt):
         return error(fmt, 400, str(exc))
     notice = (
         f"Received. Tracking code {report.tracking_code}: the resident can follow "
-        f"it at {settings.VILLAGE['site_url']}/status/. {documents.HAZARD_NOTICE}"
+        f"it at {settings.VILLAGE['site_url']}/status/. {documents.hazard_notice()}"
     )
     body = [
         {

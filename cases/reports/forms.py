@@ -1,6 +1,8 @@
 """The discharge report form (residents online, staff on a caller's behalf).
 
-Validation only: every field has a message a resident can act on. Photos are
+Validation only: every field has a message a resident can act on. The fields
+are read here; whether the report can be filed is the rule of every channel,
+cases.reports.validation.report_problems (Open311 uses the same). Photos are
 decoded, re-encoded and checked here (cases.uploads), so the service receives
 only photos that are safe to keep."""
 
@@ -8,22 +10,15 @@ from decimal import Decimal
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 
 from ..models import PollutantCategory, Report
 from ..uploads import MAX_FILES, process_image_upload, validate_upload_set
+from .validation import (
+    BOUNDS,  # noqa: F401  (the map's box: cases.views.reports)
+    DESCRIPTION_MAX,
+    report_problems,
+)
 
-DESCRIPTION_MAX = 4000  # Open311 GeoReport v2's limit, used on every channel
-
-# A box around the Village of Poquott (village hall ~40.952, -73.089) with room
-# for the shore and the neighbouring streets that drain through it. A pin outside
-# it is a mistake (or a report for another municipality).
-BOUNDS = {
-    "south": Decimal("40.930"),
-    "north": Decimal("40.975"),
-    "west": Decimal("-73.120"),
-    "east": Decimal("-73.060"),
-}
 CENTRE = (Decimal("40.9523"), Decimal("-73.0887"))
 
 # Screening signs in the words of an outfall screening sheet (what staff record
@@ -55,20 +50,6 @@ FLOW_CHOICES = [
     (Report.Flow.WET_WEATHER, "Only while it rains"),
     (Report.Flow.NOT_FLOWING, "Not flowing"),
 ]
-
-
-def in_bounds(lat: Decimal, lon: Decimal) -> bool:
-    return (
-        BOUNDS["south"] <= lat <= BOUNDS["north"]
-        and BOUNDS["west"] <= lon <= BOUNDS["east"]
-    )
-
-
-OUT_OF_BOUNDS = (
-    "That spot is outside the Village of Poquott. Move the pin to where you saw "
-    "the discharge, or type the street address. Outside the village, please call "
-    "the Town of Brookhaven."
-)
 
 
 class CategoryCheckboxes(forms.CheckboxSelectMultiple):
@@ -190,29 +171,6 @@ class ReportForm(forms.Form):
         self.fields["flow"].initial = ""
 
     # --- per-field ------------------------------------------------------------
-    def clean_observed_at(self):
-        value = self.cleaned_data.get("observed_at")
-        if value and value > timezone.now() + timezone.timedelta(minutes=10):
-            raise ValidationError("That time is in the future.", code="future")
-        if value and value < timezone.now() - timezone.timedelta(days=366):
-            raise ValidationError(
-                "That is more than a year ago; please call the office instead.",
-                code="too_old",
-            )
-        return value
-
-    def clean_reporter_phone(self):
-        phone = self.cleaned_data.get("reporter_phone", "").strip()
-        digits = [c for c in phone if c.isdigit()]
-        if phone and (
-            not 7 <= len(digits) <= 15
-            or any(c not in "0123456789 +-().x" for c in phone)
-        ):
-            raise ValidationError(
-                "Please give a phone number such as (631) 555-0100.", code="phone"
-            )
-        return phone
-
     def clean_website(self):
         if self.cleaned_data.get("website"):
             raise ValidationError(
@@ -234,28 +192,9 @@ class ReportForm(forms.Form):
             raise ValidationError(errors)
         return processed
 
-    # --- across fields --------------------------------------------------------
+    # --- across fields: the rules of every channel ---------------------------
     def clean(self):
         data = super().clean()
-        seen = (
-            data.get("description", "").strip()
-            or data.get("pollutant_categories")
-            or data.get("colour")
-            or data.get("odour")
-            or data.get("sheen")
-            or data.get("suds")
-            or data.get("floatables")
-            or data.get("flow") == Report.Flow.DRY_WEATHER
-        )
-        if not seen and not self.has_error("description"):
-            self.add_error(
-                "description",
-                ValidationError(
-                    "Tell us what you saw: tick what applies or describe it.",
-                    code="nothing_seen",
-                ),
-            )
-        lat, lon = data.get("latitude"), data.get("longitude")
         if self.has_error("latitude") or self.has_error("longitude"):
             # Hidden inputs: say it where the resident is looking.
             self.add_error(
@@ -265,35 +204,13 @@ class ReportForm(forms.Form):
                     code="bad_pin",
                 ),
             )
-        elif (lat is None) != (lon is None):
-            self.add_error("address", "The map pin was incomplete; drop it again.")
-        elif lat is not None and not in_bounds(lat, lon):
-            self.add_error("address", ValidationError(OUT_OF_BOUNDS, code="bounds"))
-        if (
-            not data.get("address", "").strip()
-            and lat is None
-            and lon is None
-            and not self.has_error("address")
+        for problem in report_problems(
+            data, pollutant_categories=data.get("pollutant_categories") or ()
         ):
-            self.add_error(
-                "address",
-                ValidationError(
-                    "Tell us where: type an address or drop a pin on the map.",
-                    code="no_location",
-                ),
-            )
-        if (
-            data.get("wants_updates")
-            and not data.get("reporter_email")
-            and not self.has_error("reporter_email")
-        ):
-            self.add_error(
-                "reporter_email",
-                ValidationError(
-                    "Give an e-mail address so we can send you updates.",
-                    code="email_for_updates",
-                ),
-            )
+            if problem.field in self.fields and not self.has_error(problem.field):
+                self.add_error(
+                    problem.field, ValidationError(problem.message, code=problem.code)
+                )
         return data
 
     @property

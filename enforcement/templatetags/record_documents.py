@@ -6,10 +6,9 @@ with its status and download link."""
 from django import template
 
 from cases.documents.contracts import DocumentKind
+from cases.documents.services import document_actions
 from cases.panels import render_panel
 from cases.roles import CASE_READERS, has_role
-
-from ..documents import document_actions
 
 register = template.Library()
 

@@ -11,11 +11,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from cases.documents.contracts import DocumentKind, FactsInvalid
-from cases.documents.services import DocumentError, may_issue
+from cases.documents.services import DocumentError, issue_for, may_issue
 from cases.roles import CASE_READERS, role_required
 from inspections.models import Inspection, WarrantApplication
 
-from ..documents import issue_for
 from ..models import AccessSuspension, AccessTermination, Appeal, CorrectiveAction
 
 # URL word → (model, the kinds it documents, its page)

@@ -14,10 +14,11 @@ from django.utils.html import escape
 from cases.deadlines.services import open_deadline
 from cases.documents import services
 from cases.documents.contracts import DocumentKind, FactsInvalid, facts_from_json
-from cases.documents.samples import sample_facts, sample_notice_of_violation
+from cases.documents.samples import sample_facts
 from cases.documents.selectors import appeal_deadline_for
 from cases.documents.tasks import render_document
 from cases.models import CaseEvent, DocumentFrozenError, IssuedDocument
+from enforcement.documents import sample_notice_of_violation
 
 from .conftest import pdf_text
 

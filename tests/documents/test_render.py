@@ -14,9 +14,7 @@ from cases.citations import citation
 from cases.documents.contracts import (
     DocumentKind,
     FactsInvalid,
-    Fine,
     Recipient,
-    Requirement,
     facts_from_json,
     facts_to_json,
     validate_facts,
@@ -28,7 +26,8 @@ from cases.documents.render import (
     render_html,
     render_pdf,
 )
-from cases.documents.samples import sample_facts, sample_notice_of_violation
+from cases.documents.samples import sample_facts
+from enforcement.documents import Fine, Requirement, sample_notice_of_violation
 
 from .conftest import pdf_text, squash
 
@@ -209,6 +208,7 @@ def test_notice_requiring_abatement_without_a_remediation_deadline_is_refused():
         ({"last_day_to_appeal": dt.date(2026, 3, 2)}, "not after the date of issue"),
         ({"recipient": Recipient(name="")}, "recipient"),
         ({"finding": ""}, "finding"),
+        ({"violation_rule_ids": ()}, "violated is not named"),
     ],
 )
 def test_notice_that_would_say_less_than_the_law_is_refused(changes, message):

@@ -8,10 +8,10 @@ from django.template import Context, Template
 from django.test import RequestFactory
 from django.urls import reverse
 
-from cases.documents import builders, services
+from cases.documents import registry, services
 from cases.documents.contracts import DocumentKind
-from cases.documents.samples import sample_notice_of_violation
 from cases.documents.tasks import render_document
+from enforcement.documents import sample_notice_of_violation
 
 from .conftest import pdf_text
 
@@ -132,8 +132,8 @@ def test_stored_html_is_the_frozen_html(client_as, document):
 
 
 def test_draft_preview_uses_the_registered_builder(client_as, case):
-    builders.register_facts_builder(NOV, "cases.case")(
-        lambda c: sample_notice_of_violation(case_number=c.number)
+    registry.document_type(NOV).builders["cases.case"] = lambda c: (
+        sample_notice_of_violation(case_number=c.number)
     )
     try:
         ct = ContentType.objects.get_for_model(case)
@@ -143,14 +143,12 @@ def test_draft_preview_uses_the_registered_builder(client_as, case):
         assert "Tuesday, March 17, 2026" in response.content.decode()
         assert client_as("attorney").get(url).status_code == 403
     finally:
-        builders._BUILDERS.pop((NOV, "cases.case"))
+        registry.document_type(NOV).builders.pop("cases.case")
 
 
 def test_draft_preview_explains_why_a_draft_cannot_be_rendered(client_as, case):
-    builders.register_facts_builder(NOV, "cases.case")(
-        lambda c: sample_notice_of_violation(
-            case_number=c.number, last_day_to_appeal=None
-        )
+    registry.document_type(NOV).builders["cases.case"] = lambda c: (
+        sample_notice_of_violation(case_number=c.number, last_day_to_appeal=None)
     )
     try:
         ct = ContentType.objects.get_for_model(case)
@@ -161,7 +159,7 @@ def test_draft_preview_explains_why_a_draft_cannot_be_rendered(client_as, case):
             "the last day to appeal (R-APL-1) is missing" in response.content.decode()
         )
     finally:
-        builders._BUILDERS.pop((NOV, "cases.case"))
+        registry.document_type(NOV).builders.pop("cases.case")
 
 
 def test_draft_preview_without_a_builder_is_404(client_as, case):

@@ -15,6 +15,9 @@ from enforcement.penalties import (
     tier_for_party,
 )
 
+# The explanation cites § 132-13 B from the citation table.
+pytestmark = pytest.mark.django_db
+
 NEW = dt.date(2026, 6, 15)
 
 

@@ -514,14 +514,3 @@ def test_demo_is_idempotent(smo_user, clerk_user):
     demo.load(io.StringIO())
     assert NoticeOfViolation.objects.filter(status="issued").count() == 1
     assert Appeal.objects.filter(status="hearing_scheduled").count() == 1
-
-
-def test_facts_for_the_notice_document(issued_notice):
-    from enforcement.facts import notice_facts
-
-    facts = notice_facts(issued_notice)
-    assert facts["recipient"]["name"] == "Pat Owner"
-    assert facts["appeal"]["last_day"]["due_date"] == dt.date(2026, 3, 18)
-    assert facts["remediation"]["deadline"]["due_date"] == dt.date(2026, 3, 13)
-    assert "governmental agency or a contractor" in facts["remediation"]["statement"]
-    assert [r["number"] for r in facts["requirements"]] == [2, 3]

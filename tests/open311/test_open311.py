@@ -538,3 +538,21 @@ def test_a_report_without_a_service_code_is_listed_under_its_first_category(clie
     assert client.get(f"{BASE}/requests/{bare.pk}.json").json()[0]["service_code"] == (
         "other"
     )
+
+
+def test_the_911_warning_cites_the_spill_section_of_the_table(client, api_key):
+    from cases.citations import citation
+
+    response = client.post(
+        "/open311/v2/requests.json",
+        {
+            "api_key": "test-key",
+            "service_code": "wash-water",
+            "lat": "40.952300",
+            "long": "-73.088700",
+            "description": "Suds.",
+        },
+    )
+    assert response.status_code == 201
+    notice = response.json()[0]["service_notice"]
+    assert f"Poquott Code {citation('R-SPL-2').section}, R-SPL-2" in notice

@@ -11,9 +11,10 @@ from django.urls import reverse
 
 from cases.deadlines.services import open_deadline_for
 from cases.documents.contracts import DocumentKind, FactsInvalid
+from cases.documents.selectors import documents_of
 from cases.documents.services import document_issue, document_render
 from cases.models import CaseStatus, IssuedDocument, Party
-from enforcement.documents import documents_of, notice_contract
+from enforcement.documents import notice_contract
 from enforcement.models import NoticeOfViolation, NoticeStatus, RequirementKind
 from enforcement.services import notices as svc
 from tests.documents.conftest import pdf_text
@@ -244,3 +245,46 @@ def test_a_real_worker_renders_the_notice_issued_on_commit(
     assert document.status == IssuedDocument.Status.ISSUED
     text = pdf_text(document.pdf.read())
     assert "Wren Worker" in text and "Clean the catch basin." in text
+
+
+# --- the prohibition violated, from what the case records ----------------------
+
+VIOLATED = {
+    "illicit_discharge": "R-PRO-1",
+    "illicit_connection": "R-CON-1",
+    "contaminating_activity": "R-ACT-1",
+    "spill": "R-SPL-1",
+    "access_obstruction": "R-ACC-3",
+    "permit_noncompliance": "R-IND-1",
+    "unauthorized_reinstatement": "R-SUS-2",
+}
+
+
+def test_every_case_kind_names_a_prohibition_of_the_citation_table():
+    from cases.models import CaseKind
+
+    assert set(VIOLATED) == set(CaseKind.values)
+
+
+@pytest.mark.parametrize(("kind", "rule_id"), sorted(VIOLATED.items()))
+def test_an_issued_notice_relies_on_the_prohibition_the_case_records(
+    confirmed_case, smo_user, kind, rule_id
+):
+    """Issued through the services from a real case (no violation_rule_ids on
+    it): the PDF's "Sections relied on" names the prohibition of its kind."""
+    from cases.citations import citation
+    from tests.documents.conftest import squash
+
+    assert not hasattr(confirmed_case, "violation_rule_ids")
+    type(confirmed_case).objects.filter(pk=confirmed_case.pk).update(kind=kind)
+    confirmed_case.refresh_from_db()
+    notice = svc.notice_issue(notice=draft(confirmed_case, smo_user), actor=smo_user)
+    document = rendered(nov_document(notice))
+    assert rule_id in document.citations
+    text = pdf_text(document.pdf.read())
+    relied_on = text.split("Sections of the Village Code relied on", 1)[1]
+    row = citation(rule_id)
+    assert f"{squash(row.section)} {squash(row.heading)}" in relied_on
+    # and the finding states it
+    finding = text.split("Finding of the Stormwater Management Officer", 1)[1]
+    assert squash(row.heading) in finding.split("You are required to", 1)[0]

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cases.documents.contracts import DocumentKind, FactsInvalid, validate_facts
-from cases.documents.services import document_preview, document_render
+from cases.documents.services import document_preview, document_render, issue_for
 from cases.models import IssuedDocument
 from enforcement import documents as enf_docs
 from enforcement.services import appeals as appeal_svc
@@ -224,7 +224,7 @@ def test_each_builder_makes_a_valid_contract_that_issues_and_renders(
     record = request.getfixturevalue(fixture)
     facts = validate_facts(kind, builder(record))
     assert expected in document_preview(kind, facts)
-    document = enf_docs.issue_for(kind=kind, source=record, actor=smo_user)
+    document = issue_for(kind=kind, source=record, actor=smo_user)
     document = document_render(document_id=document.pk)
     assert document.status == IssuedDocument.Status.ISSUED
     assert expected in pdf_text(document.pdf.read())
@@ -292,9 +292,9 @@ def test_issuing_again_makes_a_correction_superseding_the_issued_version(
 ):
     kind = DocumentKind.EMERGENCY_SUSPENSION
     first = document_render(
-        document_id=enf_docs.issue_for(kind=kind, source=suspension, actor=smo_user).pk
+        document_id=issue_for(kind=kind, source=suspension, actor=smo_user).pk
     )
-    second = enf_docs.issue_for(kind=kind, source=suspension, actor=smo_user)
+    second = issue_for(kind=kind, source=suspension, actor=smo_user)
     assert second.supersedes == first and second.version == 2
 
 

@@ -1,0 +1,155 @@
+"""The one registry of document kinds, keyed by kind.
+
+Each app owns the documents of its records: it declares, per kind, the facts
+class (its contract and the legal checks on it), the record it documents (a
+model label), the function that builds the facts from such a record, and
+sample facts for the template preview. cases.documents only holds the generic
+machinery (FactsInvalid, this registry, rendering, issuing) and reads what is
+registered here; it never imports another app's records.
+
+    @register(
+        DocumentKind.NOTICE_OF_VIOLATION,
+        facts=NoticeOfViolationFacts,
+        source="enforcement.noticeofviolation",
+        sample=sample_notice_of_violation,
+    )
+    def notice_contract(notice) -> NoticeOfViolationFacts: ...
+
+The apps register in their AppConfig.ready() (importing their documents module).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .contracts import DocumentFacts, DocumentKind, FactsInvalid
+
+Builder = Callable[[Any], DocumentFacts]
+
+
+def _own_case(record):
+    return getattr(record, "case", None)
+
+
+@dataclass
+class DocumentType:
+    """What one kind of document is made of."""
+
+    kind: str
+    facts: type[DocumentFacts]
+    # model label ("enforcement.appeal") → the function building the facts from
+    # such a record. Usually one; a test may add another.
+    builders: dict[str, Builder] = field(default_factory=dict)
+    sample: Callable[..., DocumentFacts] | None = None
+    # The case a record's document is filed on (default: its own `case`).
+    case_of: Callable[[Any], Any] = _own_case
+
+    @property
+    def template(self) -> str:
+        return self.facts.template
+
+    @property
+    def rule_id(self) -> str:
+        return self.facts.rule_id
+
+
+_TYPES: dict[str, DocumentType] = {}
+
+
+def register(
+    kind: str,
+    *,
+    facts: type[DocumentFacts],
+    source: str,
+    sample: Callable[..., DocumentFacts] | None = None,
+    case_of: Callable[[Any], Any] | None = None,
+):
+    """Decorator: register the builder of `kind` from a `source` record (model
+    label), with the kind's facts class and sample facts."""
+    kind = str(kind)
+    if kind not in DocumentKind.values:
+        raise ValueError(f"unknown document kind {kind!r}")
+    if facts.kind != kind:
+        raise ValueError(f"{facts.__name__} is the facts of {facts.kind}, not {kind}")
+
+    def decorator(build: Builder) -> Builder:
+        entry = _TYPES.get(kind)
+        if entry is None:
+            entry = _TYPES[kind] = DocumentType(kind=kind, facts=facts)
+        elif entry.facts is not facts:
+            raise ValueError(f"{kind} is already registered with another facts class")
+        entry.builders[source.lower()] = build
+        if sample is not None:
+            entry.sample = sample
+        if case_of is not None:
+            entry.case_of = case_of
+        return build
+
+    return decorator
+
+
+def document_type(kind: str) -> DocumentType:
+    """The registered kind; FactsInvalid for a kind no app registered."""
+    entry = _TYPES.get(str(kind))
+    if entry is None:
+        raise FactsInvalid(kind, [f"unknown document kind {kind!r}"])
+    return entry
+
+
+def facts_class(kind: str) -> type[DocumentFacts]:
+    return document_type(kind).facts
+
+
+def registered_kinds() -> tuple[str, ...]:
+    return tuple(_TYPES)
+
+
+def label_of(source) -> str:
+    """The model label of a record (or of a ContentType)."""
+    if hasattr(source, "app_label") and hasattr(source, "model"):
+        return f"{source.app_label}.{source.model}"
+    return source._meta.label_lower
+
+
+def builder_for(kind: str, source) -> Builder | None:
+    """The builder of `kind` from `source` (a record, a ContentType or a model
+    label), or None when that record has no document of that kind."""
+    entry = _TYPES.get(str(kind))
+    if entry is None:
+        return None
+    label = source.lower() if isinstance(source, str) else label_of(source)
+    return entry.builders.get(label)
+
+
+def kinds_for(source) -> tuple[str, ...]:
+    """The kinds of document a record (or model label) has, in DocumentKind order."""
+    label = source.lower() if isinstance(source, str) else label_of(source)
+    return tuple(
+        kind
+        for kind in DocumentKind.values
+        if kind in _TYPES and label in _TYPES[kind].builders
+    )
+
+
+def build_facts(kind: str, source) -> DocumentFacts:
+    """The facts of `kind` built from `source`; FactsInvalid when the record has
+    no document of that kind or cannot make one."""
+    build = builder_for(kind, source)
+    if build is None:
+        raise FactsInvalid(kind, [f"no {kind} document for a {label_of(source)}"])
+    return build(source)
+
+
+def case_of(kind: str, source):
+    """The case the document of `kind` about `source` is filed on."""
+    return document_type(kind).case_of(source)
+
+
+def sample_facts(kind: str) -> DocumentFacts:
+    """Complete, valid example facts of `kind` (the template preview)."""
+    entry = document_type(kind)
+    if entry.sample is None:
+        raise KeyError(kind)
+    return entry.sample()

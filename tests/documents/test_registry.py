@@ -1,0 +1,142 @@
+"""One registry of document kinds (cases.documents.registry), keyed by kind: each
+app owns the facts, builders and samples of its documents; cases only holds the
+generic machinery. The fine tiers are enforcement.penalties' only."""
+
+import ast
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from cases.documents import registry
+from cases.documents.contracts import DocumentKind, FactsInvalid, validate_facts
+from cases.documents.render import render
+from enforcement import penalties
+from enforcement.documents import Fine, sample_notice_of_violation
+
+from .conftest import pdf_text
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
+APPS = ("cases", "enforcement", "inspections", "poquott_ms4", "control", "bench")
+
+OWNERS = {
+    DocumentKind.NOTICE_OF_VIOLATION: ("enforcement", "noticeofviolation"),
+    DocumentKind.EMERGENCY_SUSPENSION: ("enforcement", "accesssuspension"),
+    DocumentKind.PROPOSED_TERMINATION: ("enforcement", "accesstermination"),
+    DocumentKind.TERMINATION_DECISION: ("enforcement", "accesstermination"),
+    DocumentKind.ACCESS_REQUEST: ("enforcement", "correctiveaction"),
+    DocumentKind.APPEAL_DECISION: ("enforcement", "appeal"),
+    DocumentKind.CORRECTIVE_INVOICE: ("enforcement", "correctiveaction"),
+    DocumentKind.INSPECTION_REPORT: ("inspections", "inspection"),
+    DocumentKind.WARRANT_COVER_SHEET: ("inspections", "warrantapplication"),
+}
+
+
+def test_every_kind_is_registered_once_by_the_app_that_owns_it():
+    assert set(registry.registered_kinds()) == set(DocumentKind.values)
+    for kind, (app, model) in OWNERS.items():
+        entry = registry.document_type(kind)
+        assert entry.facts.kind == kind
+        assert entry.facts.__module__ == f"{app}.documents", kind
+        assert list(entry.builders) == [f"{app}.{model}"], kind
+        assert entry.builders[f"{app}.{model}"].__module__ == f"{app}.documents"
+        assert entry.sample.__module__ == f"{app}.documents", kind
+        assert isinstance(entry.sample(), entry.facts)
+        assert kind in registry.kinds_for(f"{app}.{model}")
+
+
+def test_an_unknown_kind_or_record_is_refused_in_words():
+    with pytest.raises(FactsInvalid, match="unknown document kind"):
+        registry.document_type("nope")
+    with pytest.raises(FactsInvalid, match="unknown document kind"):
+        validate_facts("nope", sample_notice_of_violation())
+    assert registry.builder_for(DocumentKind.NOTICE_OF_VIOLATION, "cases.case") is None
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return found
+
+
+def test_the_generic_machinery_imports_no_other_app():
+    for path in (ROOT / "cases" / "documents").glob("*.py"):
+        for module in _imports(path):
+            assert not module.startswith(("enforcement", "inspections")), (
+                path.name,
+                module,
+            )
+
+
+def test_the_dead_and_duplicate_places_are_gone():
+    assert not (ROOT / "cases" / "documents" / "builders.py").exists()
+    assert not (ROOT / "enforcement" / "facts.py").exists()
+    for app in ("enforcement", "inspections"):
+        source = (ROOT / app / "documents.py").read_text()
+        assert "BUILDERS" not in source and "KINDS_BY_MODEL" not in source
+
+
+# --- the fine tiers: enforcement.penalties only ------------------------------------
+
+
+def test_the_fine_tiers_are_defined_only_in_penalties():
+    """No other module types a tier's bounds (350, 700, 1000 dollars)."""
+    offenders = []
+    code = [ROOT / d for d in APPS]
+    for path in (p for folder in code for p in folder.rglob("*.py")):
+        if "migrations" in path.parts:
+            continue
+        if path == ROOT / "enforcement" / "penalties.py":
+            continue
+        text = path.read_text()
+        if 'Decimal("350")' in text or 'Decimal("700")' in text:
+            offenders.append(str(path.relative_to(ROOT)))
+    assert offenders == []
+
+
+@pytest.mark.parametrize("tier", penalties.TIERS, ids=lambda t: t.rule_id)
+def test_the_notice_checks_a_fine_against_the_penalties_tier(tier, monkeypatch):
+    changes = {"amount": tier.maximum, "tier": tier.number}
+    validate_facts(
+        DocumentKind.NOTICE_OF_VIOLATION,
+        sample_notice_of_violation(fine=Fine(**changes)),
+    )
+    over = tier.maximum + Decimal("0.01")
+    with pytest.raises(FactsInvalid, match=f"outside the range.*{tier.rule_id}"):
+        validate_facts(
+            DocumentKind.NOTICE_OF_VIOLATION,
+            sample_notice_of_violation(fine=Fine(amount=over, tier=tier.number)),
+        )
+    # The notice follows the one definition: move the bound there, it moves here.
+    moved = penalties.Tier(
+        tier.number,
+        tier.rule_id,
+        tier.minimum,
+        over,
+        tier.name,
+        tier.printed,
+    )
+    monkeypatch.setattr(
+        penalties,
+        "TIERS",
+        tuple(moved if t.number == tier.number else t for t in penalties.TIERS),
+    )
+    validate_facts(
+        DocumentKind.NOTICE_OF_VIOLATION,
+        sample_notice_of_violation(fine=Fine(amount=over, tier=tier.number)),
+    )
+
+
+@pytest.mark.parametrize("tier", penalties.TIERS, ids=lambda t: t.rule_id)
+def test_the_notice_prints_the_offense_as_penalties_names_it(tier):
+    amount = max(tier.minimum, Decimal("1"))
+    facts = sample_notice_of_violation(fine=Fine(amount=amount, tier=tier.number))
+    text = pdf_text(render(DocumentKind.NOTICE_OF_VIOLATION, facts).pdf)
+    assert tier.printed in text
