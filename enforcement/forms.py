@@ -5,6 +5,7 @@ put back on these forms by the views."""
 from django import forms
 from django.forms import modelform_factory
 
+from cases.citations import UnknownCitation, citation
 from cases.models import Party
 from cases.widgets import DateInput, DateTimeInput
 
@@ -211,14 +212,26 @@ class OffenseForm(forms.ModelForm):
 
 
 class CostItemForm(forms.Form):
-    description = forms.CharField(max_length=200)
-    amount = forms.DecimalField(min_value=0.01, max_digits=10, decimal_places=2)
-    incurred_on = forms.DateField(widget=DateInput())
+    description = forms.CharField(max_length=200, label="Cost (what it was for)")
+    amount = forms.DecimalField(
+        min_value=0.01, max_digits=10, decimal_places=2, label="Amount ($)"
+    )
+    incurred_on = forms.DateField(widget=DateInput(), label="Date incurred")
 
 
 class ItemCompleteForm(forms.Form):
-    completed_on = forms.DateField(widget=DateInput())
-    note = forms.CharField(max_length=300, required=False)
+    """The completion of one chosen alternative remedy (its prefix: the item)."""
+
+    completed_on = forms.DateField(widget=DateInput(), label="Date completed")
+    note = forms.CharField(max_length=300, required=False, label="Note")
+
+    def __init__(self, *args, item, **kwargs):
+        kwargs.setdefault("prefix", f"item-{item.pk}")
+        super().__init__(*args, **kwargs)
+        self.item = item
+        kind = item.get_kind_display()
+        self.fields["completed_on"].label = f"Date completed: {kind}"
+        self.fields["note"].label = f"Note on the completion: {kind}"
 
 
 class ReinstatementForm(forms.Form):
@@ -290,11 +303,19 @@ class AlternativeCreateForm(_AlternativeBase):
     kinds = forms.MultipleChoiceField(
         choices=AlternativeKind.choices,
         widget=forms.CheckboxSelectMultiple,
-        label="Remedies (§ 132-17 B)",
+        label="Remedies",
     )
     details = forms.CharField(
         max_length=300, required=False, label="Details (dates, place, provider)"
     )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        try:
+            section = citation("R-ALT-2").section
+        except UnknownCitation:
+            return
+        self.fields["kinds"].label = f"Remedies ({section})"
 
 
 CREATE_FORMS = {
@@ -308,64 +329,205 @@ CREATE_FORMS = {
 
 # --- one form per step of a remedy (the transition's custom "form" key) ----------
 
-_STEP_FIELDS = {
-    CorrectiveAction: {
-        "response": ["response_on", "response_note"],
-        "warrant": ["warrant_court", "warrant_applied_on", "warrant_issued_on"],
-        "order": ["order_court", "order_on", "order_terms"],
-        "work": [
-            "performed_by",
-            "performer_name",
-            "work_description",
-            "work_completed_on",
-        ],
-        "invoice": ["invoice_number", "invoice_amount", "invoiced_on"],
-        "paid": ["paid_on"],
+
+def _step_form(model, fields, labels, *, optional=(), help_texts=None):
+    """The form of one remedy step: the model fields that step records, each
+    required unless `optional` (a box to tick is never required: its guard says
+    what it must be)."""
+    base = modelform_factory(
+        model,
+        fields=fields,
+        widgets=_widgets(model, fields),
+        labels=labels,
+        help_texts=help_texts or {},
+    )
+
+    class Form(base):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            for name, field in self.fields.items():
+                if not isinstance(field, forms.BooleanField):
+                    field.required = name not in optional
+
+    Form.__name__ = f"{model.__name__}{fields[0].title().replace('_', '')}Form"
+    return Form
+
+
+_WORK_LABELS = {
+    "performed_by": "Work done by",
+    "performer_name": "Name of the agency or contractor",
+    "work_description": "Work done",
+    "work_completed_on": "Date the work was completed",
+}
+_WORK_FIELDS = list(_WORK_LABELS)
+_INVOICE_LABELS = {
+    "invoice_number": "Invoice number",
+    "invoice_amount": "Invoice amount ($)",
+    "invoiced_on": "Invoice date",
+}
+_INVOICE_HELP = {"invoice_amount": "The total of the itemized costs."}
+
+
+def _work_form(model):
+    return _step_form(model, _WORK_FIELDS, _WORK_LABELS, optional=("performer_name",))
+
+
+def _invoice_form(model):
+    return _step_form(
+        model, list(_INVOICE_LABELS), _INVOICE_LABELS, help_texts=_INVOICE_HELP
+    )
+
+
+def _paid_form(model):
+    return _step_form(model, ["paid_on"], {"paid_on": "Date the invoice was paid"})
+
+
+REMEDY_STEP_FORMS = {
+    "corrective": {
+        "response": _step_form(
+            CorrectiveAction,
+            ["response_on", "response_note"],
+            {
+                "response_on": "Date of the owner's answer",
+                "response_note": "What the owner said",
+            },
+            optional=("response_note",),
+        ),
+        "warrant": _step_form(
+            CorrectiveAction,
+            ["warrant_court", "warrant_applied_on", "warrant_issued_on"],
+            {
+                "warrant_court": "Court that issued the warrant",
+                "warrant_applied_on": "Date the warrant was sought",
+                "warrant_issued_on": "Date the warrant was issued",
+            },
+        ),
+        "order": _step_form(
+            CorrectiveAction,
+            ["order_court", "order_on", "order_terms"],
+            {
+                "order_court": "Court that made the order",
+                "order_on": "Date of the order",
+                "order_terms": "Terms of the order",
+            },
+        ),
+        "work": _work_form(CorrectiveAction),
+        "invoice": _invoice_form(CorrectiveAction),
+        "paid": _paid_form(CorrectiveAction),
     },
-    NuisanceAbatement: {
-        "work": [
-            "performed_by",
-            "performer_name",
-            "work_description",
-            "work_completed_on",
-        ],
-        "invoice": ["invoice_number", "invoice_amount", "invoiced_on"],
-        "paid": ["paid_on"],
+    "nuisance": {
+        "work": _work_form(NuisanceAbatement),
+        "invoice": _invoice_form(NuisanceAbatement),
+        "paid": _paid_form(NuisanceAbatement),
     },
-    InjunctionReferral: {
-        "petition": ["court", "petition_filed_on"],
-        "outcome": ["decided_on", "outcome_note"],
-        "note": ["outcome_note"],
+    "injunction": {
+        "petition": _step_form(
+            InjunctionReferral,
+            ["court", "petition_filed_on"],
+            {
+                "court": "Court the petition was filed in",
+                "petition_filed_on": "Date the petition was filed",
+            },
+        ),
+        "outcome": _step_form(
+            InjunctionReferral,
+            ["decided_on", "outcome_note"],
+            {
+                "decided_on": "Date of the court's decision",
+                "outcome_note": "What the court decided",
+            },
+        ),
+        "note": _step_form(
+            InjunctionReferral,
+            ["outcome_note"],
+            {"outcome_note": "Why the referral is withdrawn"},
+        ),
     },
-    AccessSuspension: {
-        "notice": ["notice_sent_on", "notice_method"],
-        "lift": ["lifted_on", "lifted_reason", "noncompliance_steps"],
+    "suspension": {
+        "notice": _step_form(
+            AccessSuspension,
+            ["notice_sent_on", "notice_method"],
+            {
+                "notice_sent_on": "Date the notice of reasons was sent",
+                "notice_method": "How it was sent",
+            },
+        ),
+        "lift": _step_form(
+            AccessSuspension,
+            ["lifted_on", "lifted_reason", "noncompliance_steps"],
+            {
+                "lifted_on": "Date the suspension is lifted",
+                "lifted_reason": "Why the suspension is lifted",
+                "noncompliance_steps": "Steps taken if the order was not obeyed",
+            },
+            optional=("noncompliance_steps",),
+        ),
     },
-    AccessTermination: {
-        "terminate": ["terminated_on"],
-        "petition": ["petition_on", "petition_grounds"],
-        "hearing": ["hearing_at", "hearing_location"],
-        "grant": [
-            "decided_on",
-            "discharge_ceased",
-            "recurrence_prevented",
-            "determination",
-        ],
-        "deny": ["decided_on", "determination"],
-        "withdraw": ["determination"],
+    "termination": {
+        "terminate": _step_form(
+            AccessTermination,
+            ["terminated_on"],
+            {"terminated_on": "Date access was terminated"},
+        ),
+        "petition": _step_form(
+            AccessTermination,
+            ["petition_on", "petition_grounds"],
+            {
+                "petition_on": "Date of the petition for reconsideration",
+                "petition_grounds": "Grounds of the petition",
+            },
+        ),
+        "hearing": _step_form(
+            AccessTermination,
+            ["hearing_at", "hearing_location"],
+            {
+                "hearing_at": "Hearing date and time",
+                "hearing_location": "Where the hearing is held",
+            },
+            optional=("hearing_location",),
+        ),
+        "grant": _step_form(
+            AccessTermination,
+            ["decided_on", "discharge_ceased", "recurrence_prevented", "determination"],
+            {
+                "decided_on": "Date of the decision",
+                "discharge_ceased": "The discharge has ceased",
+                "recurrence_prevented": "Its recurrence is prevented",
+                "determination": "Written finding",
+            },
+        ),
+        "deny": _step_form(
+            AccessTermination,
+            ["decided_on", "determination"],
+            {
+                "decided_on": "Date of the decision",
+                "determination": "Written determination (why access is denied)",
+            },
+        ),
+        "withdraw": _step_form(
+            AccessTermination,
+            ["determination"],
+            {"determination": "Why the proposal is withdrawn"},
+        ),
     },
-    AlternativeRemedy: {
-        "recommend": ["recommendation_note"],
-        "concur": ["concurrence_note"],
-        "decline": ["declined_reason"],
-        "plain": [],
+    "alternative": {
+        "recommend": _step_form(
+            AlternativeRemedy,
+            ["recommendation_note"],
+            {"recommendation_note": "Note with the recommendation"},
+            optional=("recommendation_note",),
+        ),
+        "concur": _step_form(
+            AlternativeRemedy,
+            ["concurrence_note"],
+            {"concurrence_note": "Note with the concurrence"},
+            optional=("concurrence_note",),
+        ),
+        "decline": _step_form(
+            AlternativeRemedy,
+            ["declined_reason"],
+            {"declined_reason": "Why it is declined"},
+        ),
+        "plain": EmptyForm,
     },
 }
-
-
-def step_form_class(model, key):
-    """The form for a remedy step: the model fields that step records."""
-    fields = _STEP_FIELDS[model][key]
-    if not fields:
-        return EmptyForm
-    return modelform_factory(model, fields=fields, widgets=_widgets(model, fields))

@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
 from django.utils import timezone
 from django_fsm import FSMField, transition
 
@@ -21,6 +22,8 @@ class AccessSuspension(FlowModel):
     stop an imminent and substantial danger; the written notice of its reasons
     follows within a reasonable time (§ 132-9 A, R-SUS-1: the village's
     setting, two business days by default)."""
+
+    flow = "suspension"
 
     case = models.ForeignKey(Case, on_delete=models.PROTECT, related_name="suspensions")
     party = models.ForeignKey(Party, on_delete=models.PROTECT, related_name="+")
@@ -56,11 +59,24 @@ class AccessSuspension(FlowModel):
     def __str__(self):
         return f"Suspension {self.pk} ({self.case})"
 
-    @guard("give the date the written notice of reasons was sent and how")
+    def get_absolute_url(self):
+        return reverse(
+            "enforcement:remedy_detail", kwargs={"flow": self.flow, "pk": self.pk}
+        )
+
+    @guard(
+        "give the date the written notice of reasons was sent and how",
+        form=True,
+        rule="R-SUS-1",
+    )
     def has_notice(self) -> bool:
         return bool(self.notice_sent_on and self.notice_method.strip())
 
-    @guard("give the date and the reason the suspension is lifted")
+    @guard(
+        "give the date and the reason the suspension is lifted",
+        form=True,
+        rule="R-SUS-1",
+    )
     def has_lifting(self) -> bool:
         return bool(self.lifted_on and self.lifted_reason.strip())
 
@@ -108,6 +124,8 @@ class AccessTermination(FlowModel):
     reconsideration and a hearing; access granted again if the discharge has
     ceased and its recurrence is prevented, or denied in writing."""
 
+    flow = "termination"
+
     case = models.ForeignKey(
         Case, on_delete=models.PROTECT, related_name="terminations"
     )
@@ -146,6 +164,11 @@ class AccessTermination(FlowModel):
     def __str__(self):
         return f"Termination {self.pk} ({self.case})"
 
+    def get_absolute_url(self):
+        return reverse(
+            "enforcement:remedy_detail", kwargs={"flow": self.flow, "pk": self.pk}
+        )
+
     @property
     def access_is_terminated(self) -> bool:
         return self.status in {
@@ -155,21 +178,23 @@ class AccessTermination(FlowModel):
             TerminationStatus.DENIED,
         }
 
-    @guard("give the date access was terminated")
+    @guard("give the date access was terminated", form=True, rule="R-SUS-2")
     def has_terminated_on(self) -> bool:
         return self.terminated_on is not None
 
-    @guard("give the date and the grounds of the petition")
+    @guard("give the date and the grounds of the petition", form=True, rule="R-SUS-2")
     def has_petition(self) -> bool:
         return bool(self.petition_on and self.petition_grounds.strip())
 
-    @guard("give the hearing date and time")
+    @guard("give the hearing date and time", form=True, rule="R-SUS-2")
     def has_hearing(self) -> bool:
         return self.hearing_at is not None
 
     @guard(
         "access may be granted only on a finding that the discharge has ceased and "
-        "its recurrence is prevented, with the decision date and finding"
+        "its recurrence is prevented, with the decision date and finding",
+        form=True,
+        rule="R-SUS-2",
     )
     def may_reinstate(self) -> bool:
         return bool(
@@ -179,11 +204,15 @@ class AccessTermination(FlowModel):
             and self.determination.strip()
         )
 
-    @guard("a denial must be determined in writing, with its date")
+    @guard(
+        "a denial must be determined in writing, with its date",
+        form=True,
+        rule="R-SUS-2",
+    )
     def has_written_denial(self) -> bool:
         return bool(self.decided_on and self.determination.strip())
 
-    @guard("say why the proposal is withdrawn")
+    @guard("say why the proposal is withdrawn", form=True)
     def has_determination(self) -> bool:
         return bool(self.determination.strip())
 

@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
 from django.utils import timezone
 from django_fsm import FSMField, transition
 
@@ -43,6 +44,8 @@ class AlternativeRemedy(FlowModel):
     """Alternative remedies for a violator in lieu of a civil penalty, on the
     recommendation of the Municipal Attorney and the concurrence of the Building
     Inspector, where the five criteria of § 132-17 A are met."""
+
+    flow = "alternative"
 
     case = models.ForeignKey(
         Case, on_delete=models.PROTECT, related_name="alternative_remedies"
@@ -109,6 +112,22 @@ class AlternativeRemedy(FlowModel):
     def __str__(self):
         return f"Alternative remedies {self.pk} ({self.case})"
 
+    def get_absolute_url(self):
+        return reverse(
+            "enforcement:remedy_detail", kwargs={"flow": self.flow, "pk": self.pk}
+        )
+
+    @property
+    def items_may_be_completed(self) -> bool:
+        """The chosen remedies are carried out once both sign-offs are given."""
+        return self.status == AlternativeStatus.CONCURRED
+
+    def items_fix(self):
+        return (
+            f"{self.get_absolute_url()}#remedies",
+            "Record each remedy's completion on this page",
+        )
+
     def previous_offenses(self):
         return previous_offenses(self.party_id, self.case_id, self.violation_date)
 
@@ -148,22 +167,36 @@ class AlternativeRemedy(FlowModel):
         ]
 
     # --- conditions ------------------------------------------------------------
-    @guard("all five criteria of § 132-17 A must be met")
+    @guard(
+        "all five criteria for alternative remedies must be met (see the criteria "
+        "on this page)",
+        form=False,
+        rule="R-ALT-1",
+    )
     def criteria_met(self) -> bool:
         return all(met for _, met, _ in self.criteria())
 
-    @guard("choose at least one remedy of § 132-17 B")
+    @guard(
+        "the proposal must name at least one of the alternative remedies",
+        form=False,
+        rule="R-ALT-2",
+    )
     def has_items(self) -> bool:
         return self.items.exists()
 
-    @guard("record the completion of every remedy")
+    @guard(
+        "record the completion of every remedy chosen",
+        form=False,
+        rule="R-ALT-2",
+        fix=lambda remedy: remedy.items_fix(),
+    )
     def items_completed(self) -> bool:
         return (
             self.items.exists()
             and not self.items.filter(completed_on__isnull=True).exists()
         )
 
-    @guard("give the reason")
+    @guard("give the reason", form=True, rule="R-ALT-1")
     def has_declined_reason(self) -> bool:
         return bool(self.declined_reason.strip())
 

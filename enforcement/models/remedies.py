@@ -7,6 +7,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.db.models import Sum
+from django.urls import reverse
 from django.utils import timezone
 from django_fsm import FSMField, transition
 
@@ -36,8 +37,21 @@ class _Recorded(models.Model):
         abstract = True
 
 
+def _remedy_url(instance, anchor=""):
+    url = reverse(
+        "enforcement:remedy_detail", kwargs={"flow": instance.flow, "pk": instance.pk}
+    )
+    return f"{url}#{anchor}" if anchor else url
+
+
+def _costs_fix(instance):
+    return _remedy_url(instance, "costs"), "Itemize a cost on this page"
+
+
 class _Invoiced(models.Model):
     """Work done at the violator's expense, invoiced and paid or not."""
+
+    INVOICED_STATES = ("invoiced", "paid")
 
     performed_by = models.CharField(
         max_length=12, choices=PerformedBy.choices, blank=True
@@ -55,10 +69,18 @@ class _Invoiced(models.Model):
     class Meta:
         abstract = True
 
+    def get_absolute_url(self):
+        return _remedy_url(self)
+
     def total_cost(self) -> Decimal:
         return self.cost_items.aggregate(total=Sum("amount"))["total"] or Decimal(0)
 
-    @guard("say who did the work, what was done and when it was completed")
+    @property
+    def costs_may_change(self) -> bool:
+        """Costs may be itemized until the invoice is sent."""
+        return self.status not in self.INVOICED_STATES
+
+    @guard("say who did the work, what was done and when it was completed", form=True)
     def has_work_record(self) -> bool:
         return bool(
             self.performed_by
@@ -66,11 +88,17 @@ class _Invoiced(models.Model):
             and self.work_completed_on
         )
 
-    @guard("itemize the costs first")
+    @guard(
+        "itemize the costs of the work first (the invoice is their total)",
+        form=False,
+        fix=_costs_fix,
+    )
     def has_cost_items(self) -> bool:
         return self.cost_items.exists()
 
-    @guard("give the invoice number, date and amount (the total of the costs)")
+    @guard(
+        "give the invoice number, date and amount (the total of the costs)", form=True
+    )
     def has_invoice(self) -> bool:
         return bool(
             self.invoice_number.strip()
@@ -79,7 +107,7 @@ class _Invoiced(models.Model):
             and self.invoice_amount == self.total_cost()
         )
 
-    @guard("give the date the invoice was paid")
+    @guard("give the date the invoice was paid", form=True)
     def has_paid_on(self) -> bool:
         return self.paid_on is not None
 
@@ -100,6 +128,8 @@ class CorrectiveAction(_Invoiced, _Recorded, FlowModel):
     (§ 132-15): the request for the owner's permission for access; if refused, a
     warrant and a court order; the work done and its cost charged to the
     discharger."""
+
+    flow = "corrective"
 
     case = models.ForeignKey(
         Case, on_delete=models.PROTECT, related_name="corrective_actions"
@@ -131,11 +161,15 @@ class CorrectiveAction(_Invoiced, _Recorded, FlowModel):
     def __str__(self):
         return f"Corrective measures {self.pk} ({self.case})"
 
-    @guard("give the date of the owner's answer")
+    @guard("give the date of the owner's answer", form=True, rule="R-COR-1")
     def has_response(self) -> bool:
         return self.response_on is not None
 
-    @guard("give the court and the dates the warrant was sought and issued")
+    @guard(
+        "give the court and the dates the warrant was sought and issued",
+        form=True,
+        rule="R-COR-2",
+    )
     def has_warrant(self) -> bool:
         return bool(
             self.warrant_court.strip()
@@ -143,7 +177,9 @@ class CorrectiveAction(_Invoiced, _Recorded, FlowModel):
             and self.warrant_issued_on
         )
 
-    @guard("give the court, the date and the terms of the order")
+    @guard(
+        "give the court, the date and the terms of the order", form=True, rule="R-COR-2"
+    )
     def has_order(self) -> bool:
         return bool(self.order_court.strip() and self.order_on and self.order_terms)
 
@@ -284,6 +320,8 @@ class NuisanceAbatement(_Invoiced, _Recorded, FlowModel):
     """A condition in violation deemed a nuisance and summarily abated or
     restored at the violator's expense (§ 132-18, R-NUI-1)."""
 
+    flow = "nuisance"
+
     case = models.ForeignKey(
         Case, on_delete=models.PROTECT, related_name="nuisance_abatements"
     )
@@ -354,6 +392,8 @@ class InjunctionReferral(_Recorded, FlowModel):
     """The SMO's referral for a petition for a preliminary or permanent
     injunction (§ 132-16, R-INJ-1)."""
 
+    flow = "injunction"
+
     class Kind(models.TextChoices):
         PRELIMINARY = "preliminary", "Preliminary injunction"
         PERMANENT = "permanent", "Permanent injunction"
@@ -390,15 +430,24 @@ class InjunctionReferral(_Recorded, FlowModel):
     def __str__(self):
         return f"Injunction referral {self.pk} ({self.case})"
 
-    @guard("give the court and the date the petition was filed")
+    def get_absolute_url(self):
+        return _remedy_url(self)
+
+    @guard(
+        "give the court and the date the petition was filed", form=True, rule="R-INJ-1"
+    )
     def has_petition(self) -> bool:
         return bool(self.court.strip() and self.petition_filed_on)
 
-    @guard("give the date of the court's decision and what it said")
+    @guard(
+        "give the date of the court's decision and what it said",
+        form=True,
+        rule="R-INJ-1",
+    )
     def has_outcome(self) -> bool:
         return bool(self.decided_on and self.outcome_note.strip())
 
-    @guard("say why the referral is withdrawn")
+    @guard("say why the referral is withdrawn", form=True)
     def has_outcome_note(self) -> bool:
         return bool(self.outcome_note.strip())
 

@@ -11,11 +11,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from cases.citations import citation
 from cases.deadlines.services import meet_deadline, open_deadline, open_deadline_for
 from cases.models import CaseKind, CaseSource, CaseStatus
-from cases.roles import Role, has_role
+from cases.roles import Role, require_role
 from cases.services import case_open, case_run_transition
 from cases.timeline import record_event
+from cases.workflow import run
 
 from ..models import (
     AccessSuspension,
@@ -23,7 +25,6 @@ from ..models import (
     AlternativeKind,
     AlternativeRemedy,
     AlternativeRemedyItem,
-    AlternativeStatus,
     CorrectiveAction,
     CorrectiveStatus,
     CostItem,
@@ -34,15 +35,14 @@ from ..models import (
     OffenseRecord,
     UnauthorizedReinstatement,
 )
-from .flow import Refused, run_step
+from .flow import Refused
 from .notices import case_recipients
 
 ENFORCEABLE = (CaseStatus.VIOLATION_CONFIRMED, CaseStatus.ENFORCEMENT)
 
 
-def _require_smo(actor):
-    if not has_role(actor, Role.SMO):
-        raise Refused("Only the Stormwater Management Officer may do this.")
+def _require_smo(actor, doing="record remedies"):
+    require_role(actor, Role.SMO, doing=doing)
 
 
 def _require_enforceable(case):
@@ -131,9 +131,9 @@ def cost_item_add(
 ) -> CostItem:
     """Itemize a cost of corrective measures or of a summary abatement. Who: SMO.
     Refused once invoiced."""
-    _require_smo(actor)
+    _require_smo(actor, doing="itemize the costs of a remedy")
     remedy = type(remedy).objects.select_for_update().get(pk=remedy.pk)
-    if remedy.status in ("invoiced", "paid"):
+    if not remedy.costs_may_change:
         raise Refused("The costs were invoiced; they can no longer change.")
     errors = {}
     if amount is None or amount <= 0:
@@ -338,7 +338,7 @@ def termination_record_unauthorized_reinstatement(
         case=new_case,
         committed_on=observed_on,
         description="Reinstated MS4 access to terminated premises without the "
-        "SMO's prior approval (§ 132-9 B)",
+        f"SMO's prior approval ({citation('R-SUS-2').section})",
         recorded_by=actor,
     )
     record = UnauthorizedReinstatement.objects.create(
@@ -398,7 +398,9 @@ def alternative_propose(
     if not case_recipients(case).filter(pk=party.pk).exists():
         errors["party"] = "The violator must be a party named on the case."
     if not kinds:
-        errors["kinds"] = "Choose at least one remedy of § 132-17 B."
+        errors["kinds"] = (
+            f"Choose at least one remedy of {citation('R-ALT-2').section}."
+        )
     for kind, _ in kinds:
         if kind not in AlternativeKind.values:
             errors["kinds"] = f"Unknown remedy {kind!r}."
@@ -435,9 +437,9 @@ def alternative_item_complete(
     *, item, actor, completed_on, note=""
 ) -> AlternativeRemedyItem:
     """Record the completion of one chosen remedy. Who: SMO; only once approved."""
-    _require_smo(actor)
+    _require_smo(actor, doing="record the completion of an alternative remedy")
     item = AlternativeRemedyItem.objects.select_for_update().get(pk=item.pk)
-    if item.remedy.status != AlternativeStatus.CONCURRED:
+    if not item.remedy.items_may_be_completed:
         raise Refused(
             "Remedies are completed once the Municipal Attorney has recommended "
             "them and the Building Inspector concurred."
@@ -543,12 +545,160 @@ DATE_FIELDS = (
 )
 
 
+def _day(value) -> str:
+    return f"{value:%a %Y-%m-%d}" if value else "—"
+
+
+def _signer(user) -> str:
+    return user.get_full_name() or user.username if user else "—"
+
+
+# What each step did, in words: the chronology's entry and the user's message.
+STEP_WORDS = {
+    CorrectiveAction: {
+        "record_access_granted": lambda o: (
+            f"the owner granted access (answer of {_day(o.response_on)})"
+        ),
+        "record_access_refused": lambda o: (
+            f"the owner refused access (answer of {_day(o.response_on)})"
+        ),
+        "record_warrant": lambda o: (
+            f"warrant issued by {o.warrant_court} on {_day(o.warrant_issued_on)}"
+        ),
+        "record_order": lambda o: (
+            f"court order of {_day(o.order_on)} ({o.order_court}) recorded"
+        ),
+        "record_work": lambda o: (
+            f"work done by {o.get_performed_by_display().lower()}"
+            f"{' ' + o.performer_name if o.performer_name else ''}, completed "
+            f"{_day(o.work_completed_on)}"
+        ),
+        "invoice": lambda o: (
+            f"invoice {o.invoice_number} of {_day(o.invoiced_on)} for "
+            f"${o.invoice_amount:,.2f} sent to the discharger"
+        ),
+        "record_payment": lambda o: f"invoice paid on {_day(o.paid_on)}",
+    },
+    NuisanceAbatement: {
+        "record_abatement": lambda o: (
+            f"nuisance abated by {o.get_performed_by_display().lower()}"
+            f"{' ' + o.performer_name if o.performer_name else ''}, completed "
+            f"{_day(o.work_completed_on)}"
+        ),
+        "invoice": lambda o: (
+            f"invoice {o.invoice_number} of {_day(o.invoiced_on)} for "
+            f"${o.invoice_amount:,.2f} sent to the violator"
+        ),
+        "record_payment": lambda o: f"invoice paid on {_day(o.paid_on)}",
+    },
+    InjunctionReferral: {
+        "record_petition": lambda o: (
+            f"petition filed in {o.court} on {_day(o.petition_filed_on)}"
+        ),
+        "record_granted": lambda o: f"injunction granted on {_day(o.decided_on)}",
+        "record_denied": lambda o: f"injunction denied on {_day(o.decided_on)}",
+        "withdraw": lambda o: "referral withdrawn",
+    },
+    AccessSuspension: {
+        "record_notice": lambda o: (
+            f"notice of reasons recorded as sent on {_day(o.notice_sent_on)} "
+            f"({o.notice_method})"
+        ),
+        "lift": lambda o: f"suspension lifted on {_day(o.lifted_on)}",
+    },
+    AccessTermination: {
+        "terminate": lambda o: f"MS4 access terminated on {_day(o.terminated_on)}",
+        "record_petition": lambda o: (
+            f"petition for reconsideration of {_day(o.petition_on)} recorded"
+        ),
+        "schedule_hearing": lambda o: (
+            "reconsideration hearing scheduled for "
+            f"{timezone.localtime(o.hearing_at):%a %Y-%m-%d %H:%M}"
+            f"{' at ' + o.hearing_location if o.hearing_location else ''}"
+        ),
+        "grant_access": lambda o: (
+            f"access granted again on {_day(o.decided_on)}: the discharge has "
+            "ceased and its recurrence is prevented"
+        ),
+        "deny_access": lambda o: f"access denied in writing on {_day(o.decided_on)}",
+        "withdraw": lambda o: "proposed termination withdrawn",
+    },
+    AlternativeRemedy: {
+        "recommend": lambda o: (
+            f"recommended by the Municipal Attorney ({_signer(o.recommended_by)})"
+        ),
+        "decline_recommendation": lambda o: (
+            f"the Municipal Attorney ({_signer(o.declined_by)}) declined to recommend"
+        ),
+        "concur": lambda o: (
+            f"the Building Inspector ({_signer(o.concurred_by)}) concurred; the "
+            "remedies may be carried out"
+        ),
+        "decline_concurrence": lambda o: (
+            f"the Building Inspector ({_signer(o.declined_by)}) declined to concur"
+        ),
+        "complete": lambda o: f"completed on {_day(o.completed_on)}",
+    },
+}
+
+NOUNS = {
+    CorrectiveAction: "Corrective measures",
+    NuisanceAbatement: "Nuisance abatement",
+    InjunctionReferral: "Injunction referral",
+    AccessSuspension: "Suspension",
+    AccessTermination: "Termination",
+    AlternativeRemedy: "Alternative remedies",
+}
+
+
+def step_words(obj, transition: str) -> str:
+    """What step `transition` did to `obj` (as saved), in a sentence:
+    "Suspension 3: notice of reasons recorded as sent on Thu 2026-04-02 (mail)"."""
+    words = STEP_WORDS.get(type(obj), {}).get(transition)
+    what = words(obj) if words else transition.replace("_", " ")
+    return f"{NOUNS.get(type(obj), obj._meta.verbose_name)} {obj.pk}: {what}"
+
+
+def created_words(remedy) -> str:
+    """What starting a remedy did, for the user's message."""
+    noun = f"{NOUNS[type(remedy)]} {remedy.pk}"
+    if isinstance(remedy, AccessSuspension):
+        deadline = open_deadline_for(remedy, "R-SUS-1")
+        due = (
+            f"; the written notice of reasons is due by {_day(deadline.due_date)}"
+            if deadline is not None
+            else ""
+        )
+        return f"{noun}: MS4 access of {remedy.party.name} suspended{due}."
+    if isinstance(remedy, AccessTermination):
+        return (
+            f"{noun}: notice of the proposed termination of {remedy.party.name}'s "
+            f"MS4 access recorded as sent on {_day(remedy.notice_on)}."
+        )
+    if isinstance(remedy, CorrectiveAction):
+        return (
+            f"{noun}: owner's permission for access requested by the letter of "
+            f"{_day(remedy.request_letter_on)}."
+        )
+    if isinstance(remedy, NuisanceAbatement):
+        return f"{noun}: condition declared a nuisance on {_day(remedy.declared_on)}."
+    if isinstance(remedy, InjunctionReferral):
+        return (
+            f"{noun}: {remedy.get_kind_display().lower()} referred to "
+            f"{remedy.referred_to} on {_day(remedy.referred_on)}."
+        )
+    return (
+        f"{noun} proposed for {remedy.party.name}; awaiting the Municipal "
+        "Attorney's recommendation."
+    )
+
+
 def remedy_step(*, obj, transition, actor, expected_status=None, **fields):
     """Run one step of a remedy workflow (corrective measures, abatement,
     injunction, suspension, termination, alternative remedies) with what the
-    user recorded. Who: the transition's role (SMO; the Municipal Attorney and
-    the Building Inspector for their sign-offs). Raises Refused with
-    the reason, ValidationError for a date in the future."""
+    user recorded (cases.workflow.run). Who: the transition's role (SMO; the
+    Municipal Attorney and the Building Inspector for their sign-offs). Raises
+    Refused with the reasons, ValidationError for a date in the future."""
     errors = {}
     for name in DATE_FIELDS:
         _not_future(errors, name, fields.get(name))
@@ -556,8 +706,14 @@ def remedy_step(*, obj, transition, actor, expected_status=None, **fields):
         raise ValidationError(errors)
     if transition in SIGNERS:
         fields[SIGNERS[transition]] = actor
-    if transition == "recommend":
-        fields["history_at_recommendation"] = obj.criteria()[1][2]
+
+    seen = {}
+
+    def before(locked):
+        seen["record"] = locked  # the copy that is fired and saved
+        if transition == "recommend":
+            locked.history_at_recommendation = locked.criteria()[1][2]
+
     after = None
     if isinstance(obj, AccessSuspension) and transition == "record_notice":
 
@@ -569,13 +725,16 @@ def remedy_step(*, obj, transition, actor, expected_status=None, **fields):
         for k, v in fields.items()
         if v not in (None, "") and not k.endswith("_by")
     )
-    return run_step(
-        obj=obj,
-        transition=transition,
+    return run(
+        obj,
+        transition,
         actor=actor,
         fields=fields,
         expected_status=expected_status,
+        event_kind="enforcement",
         detail=detail,
+        summary=lambda label, was, now: step_words(seen["record"], transition),
+        before=before,
         after=after,
     )
 
@@ -584,12 +743,14 @@ __all__ = [
     "CorrectiveStatus",
     "alternative_item_complete",
     "alternative_propose",
+    "created_words",
     "corrective_request_access",
     "cost_item_add",
     "injunction_refer",
     "nuisance_declare",
     "offense_record",
     "remedy_step",
+    "step_words",
     "suspension_start",
     "termination_propose",
     "termination_record_unauthorized_reinstatement",

@@ -1,37 +1,56 @@
 """Remedy screens (corrective measures, nuisance abatement, injunction referral,
-suspension, termination, alternative remedies) and the sign-off list."""
+suspension, termination, alternative remedies) and the sign-off list.
+
+A remedy's page offers the steps its state machine allows this user
+(`cases.views.actions.action_forms`); a step that is refused re-renders the page
+with the user's input and the reasons."""
 
 from django.contrib import messages
+from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from cases.models import Case
+from cases.citations import UnknownCitation, citations
+from cases.models import Case, CaseEvent
 from cases.roles import Role, has_role, role_required
+from cases.views.actions import action_forms, attempt, bind_step
 
 from .. import selectors
 from ..forms import (
     CREATE_FORMS,
+    REMEDY_STEP_FORMS,
     CostItemForm,
     ItemCompleteForm,
     ReinstatementForm,
-    step_form_class,
 )
-from ..models import AlternativeRemedyItem, CorrectiveAction, NuisanceAbatement
+from ..models import AlternativeRemedyItem
 from ..selectors import REMEDY_MODELS
 from ..services import remedies as svc
-from .common import READERS, SMO_ONLY, attempt, require_step_permission, step_key
+from .common import READERS, SMO_ONLY
 
 SIGNERS = (Role.ATTORNEY, Role.BUILDING_INSPECTOR)
+
+# flow → (what the page is, the rules it applies: their sections name it)
 TITLES = {
-    "corrective": "Corrective measures (§ 132-15)",
-    "nuisance": "Summary abatement of a nuisance (§ 132-18)",
-    "injunction": "Referral for an injunction (§ 132-16)",
-    "suspension": "Emergency suspension of MS4 access (§ 132-9 A)",
-    "termination": "Termination of MS4 access (§ 132-9 B)",
-    "alternative": "Alternative remedies (§ 132-17)",
+    "corrective": ("Corrective measures", ("R-COR-1", "R-COR-2")),
+    "nuisance": ("Summary abatement of a nuisance", ("R-NUI-1",)),
+    "injunction": ("Referral for an injunction", ("R-INJ-1",)),
+    "suspension": ("Emergency suspension of MS4 access", ("R-SUS-1",)),
+    "termination": ("Termination of MS4 access", ("R-SUS-2",)),
+    "alternative": ("Alternative remedies", ("R-ALT-1", "R-ALT-2")),
 }
+
+
+def _title(flow) -> str:
+    words, rule_ids = TITLES[flow]
+    try:
+        found = citations(*rule_ids)
+    except UnknownCitation:
+        return words
+    return f"{words} ({', '.join(found[r].section for r in rule_ids)})"
 
 
 def _model(flow):
@@ -44,6 +63,11 @@ def _model(flow):
 def _readers(flow):
     # The attorney and the building inspector read what their sign-off needs.
     return READERS + SIGNERS if flow == "alternative" else READERS
+
+
+def _require_reader(user, flow):
+    if not has_role(user, *_readers(flow)):
+        raise PermissionDenied("Your role does not give access to this page.")
 
 
 def _create(flow, case, user, d):
@@ -66,81 +90,110 @@ def _create(flow, case, user, d):
 
 @role_required(*SMO_ONLY)
 def remedy_create(request, case_pk, flow):
-    model = _model(flow)
+    _model(flow)
     case = get_object_or_404(Case, pk=case_pk)
-    form_class = CREATE_FORMS[flow]
-    form = form_class(request.POST or None, case=case)
-    if request.method == "POST" and form.is_valid():
-        d = dict(form.cleaned_data)
+    form = CREATE_FORMS[flow](request.POST or None, case=case)
+    if request.method == "POST":
         remedy = attempt(
             request,
             form,
-            lambda: _create(flow, case, request.user, d),
-            success="Recorded.",
+            lambda: _create(flow, case, request.user, dict(form.cleaned_data)),
         )
         if remedy is not None:
-            return redirect("enforcement:remedy_detail", flow=flow, pk=remedy.pk)
+            messages.success(request, svc.created_words(remedy))
+            return redirect(remedy.get_absolute_url())
     return render(
         request,
         "enforcement/simple_form.html",
-        {
-            "form": form,
-            "title": TITLES[flow],
-            "case": case,
-            "model": model,
-            "multipart": False,
-        },
+        {"form": form, "title": _title(flow), "case": case, "multipart": False},
     )
+
+
+def _chronology(remedy):
+    """The chronology entries about this remedy and its costs or chosen items,
+    oldest first."""
+    subjects = Q(
+        content_type=ContentType.objects.get_for_model(remedy), object_id=remedy.pk
+    )
+    for related in ("cost_items", "items"):
+        manager = getattr(remedy, related, None)
+        if manager is not None and manager.exists():
+            subjects |= Q(
+                content_type=ContentType.objects.get_for_model(manager.model),
+                object_id__in=manager.values("pk"),
+            )
+    return (
+        CaseEvent.objects.filter(subjects).select_related("actor").order_by("at", "pk")
+    )
+
+
+def _detail(
+    request,
+    flow,
+    pk,
+    *,
+    bound=None,
+    cost_form=None,
+    item_form=None,
+    reinstatement_form=None,
+):
+    """The remedy's page: its facts, key dates, costs, documents and the steps
+    this user may take (with `bound` — a refused step's form — in place)."""
+    user = request.user
+    model = _model(flow)
+    remedy = get_object_or_404(model.objects.select_related("case"), pk=pk)
+    is_smo = has_role(user, Role.SMO)
+    may_add_costs = is_smo and getattr(remedy, "costs_may_change", False)
+    items = []
+    if hasattr(remedy, "items"):
+        may_complete = is_smo and remedy.items_may_be_completed
+        for item in remedy.items.all():
+            form = None
+            if may_complete and item.completed_on is None:
+                if item_form is not None and item_form.item == item:
+                    form = item_form
+                else:
+                    form = ItemCompleteForm(item=item)
+            items.append((item, form))
+    reinstatement = None
+    if is_smo and getattr(remedy, "access_is_terminated", False):
+        reinstatement = reinstatement_form or ReinstatementForm()
+    context = {
+        "flow": flow,
+        "title": _title(flow),
+        "remedy": remedy,
+        "case": remedy.case,
+        "actions": action_forms(remedy, user, REMEDY_STEP_FORMS[flow], bound=bound),
+        "deadlines": selectors.key_dates(remedy),
+        "show_case_link": has_role(user, *READERS),
+        "has_costs": hasattr(remedy, "cost_items"),
+        "cost_form": (cost_form or CostItemForm()) if may_add_costs else None,
+        "items": items,
+        "reinstatement_form": reinstatement,
+        "chronology": _chronology(remedy),
+    }
+    return render(request, "enforcement/remedy_detail.html", context)
 
 
 @role_required(*READERS, *SIGNERS)
 def remedy_detail(request, flow, pk):
-    if not has_role(request.user, *_readers(flow)):
-        raise PermissionDenied("Your role does not give access to this page.")
-    model = _model(flow)
-    remedy = get_object_or_404(model.objects.select_related("case"), pk=pk)
-    actions = [
-        (t, step_form_class(model, t.custom.get("form", "plain"))(prefix=t.name))
-        for t in remedy.user_actions(request.user)
-    ]
-    is_smo = has_role(request.user, Role.SMO)
-    context = {
-        "flow": flow,
-        "title": TITLES[flow],
-        "remedy": remedy,
-        "case": remedy.case,
-        "actions": actions,
-        "deadlines": selectors.key_dates(remedy),
-        "show_case_link": has_role(request.user, *READERS),
-        "cost_form": CostItemForm()
-        if is_smo
-        and isinstance(remedy, CorrectiveAction | NuisanceAbatement)
-        and remedy.status not in ("invoiced", "paid")
-        else None,
-        "item_form": ItemCompleteForm() if is_smo and flow == "alternative" else None,
-        "reinstatement_form": ReinstatementForm()
-        if is_smo and flow == "termination" and remedy.access_is_terminated
-        else None,
-    }
-    return render(request, "enforcement/remedy_detail.html", context)
+    _model(flow)
+    _require_reader(request.user, flow)
+    return _detail(request, flow, pk)
 
 
 @require_POST
 @role_required(*READERS, *SIGNERS)
 def remedy_step(request, flow, pk, transition):
+    """Take one step of a remedy with what its form recorded; refused → the page
+    again with the form, the user's input and the reasons."""
     model = _model(flow)
+    _require_reader(request.user, flow)
     remedy = get_object_or_404(model, pk=pk)
-    require_step_permission(remedy, transition, request.user)
-    form = step_form_class(model, step_key(remedy, transition))(
-        request.POST, prefix=transition
-    )
-    if not form.is_valid():
-        for field, errors in form.errors.items():
-            messages.error(request, f"{field.replace('_', ' ')}: {' '.join(errors)}")
-        return redirect("enforcement:remedy_detail", flow=flow, pk=pk)
-    attempt(
+    form = bind_step(request, remedy, transition, REMEDY_STEP_FORMS[flow])
+    done = attempt(
         request,
-        None,
+        form,
         lambda: svc.remedy_step(
             obj=remedy,
             transition=transition,
@@ -148,9 +201,11 @@ def remedy_step(request, flow, pk, transition):
             expected_status=request.POST.get("expected_status") or None,
             **form.cleaned_data,
         ),
-        success="Done.",
     )
-    return redirect("enforcement:remedy_detail", flow=flow, pk=pk)
+    if done is None:
+        return _detail(request, flow, pk, bound={transition: form})
+    messages.success(request, f"{svc.step_words(done, transition)}.")
+    return redirect(done.get_absolute_url())
 
 
 @require_POST
@@ -160,39 +215,45 @@ def cost_add(request, flow, pk):
         raise Http404("No costs here.")
     remedy = get_object_or_404(_model(flow), pk=pk)
     form = CostItemForm(request.POST)
-    if form.is_valid():
-        attempt(
-            request,
-            None,
-            lambda: svc.cost_item_add(
-                remedy=remedy, actor=request.user, **form.cleaned_data
-            ),
-            success="Cost added.",
-        )
-    else:
-        for field, errors in form.errors.items():
-            messages.error(request, f"{field.replace('_', ' ')}: {' '.join(errors)}")
-    return redirect("enforcement:remedy_detail", flow=flow, pk=pk)
+    item = attempt(
+        request,
+        form,
+        lambda: svc.cost_item_add(
+            remedy=remedy, actor=request.user, **form.cleaned_data
+        ),
+    )
+    if item is None:
+        return _detail(request, flow, pk, cost_form=form)
+    messages.success(
+        request,
+        f"Cost of ${item.amount:,.2f} ({item.description}) added; the costs now "
+        f"total ${remedy.total_cost():,.2f}.",
+    )
+    return redirect(f"{remedy.get_absolute_url()}#costs")
 
 
 @require_POST
 @role_required(*SMO_ONLY)
 def alternative_item_complete(request, pk):
     item = get_object_or_404(AlternativeRemedyItem, pk=pk)
-    form = ItemCompleteForm(request.POST)
-    if form.is_valid():
-        attempt(
-            request,
-            None,
-            lambda: svc.alternative_item_complete(
-                item=item,
-                actor=request.user,
-                completed_on=form.cleaned_data["completed_on"],
-                note=form.cleaned_data["note"],
-            ),
-            success="Completion recorded.",
-        )
-    return redirect("enforcement:remedy_detail", flow="alternative", pk=item.remedy_id)
+    form = ItemCompleteForm(request.POST, item=item)
+    done = attempt(
+        request,
+        form,
+        lambda: svc.alternative_item_complete(
+            item=item,
+            actor=request.user,
+            completed_on=form.cleaned_data["completed_on"],
+            note=form.cleaned_data["note"],
+        ),
+    )
+    if done is None:
+        return _detail(request, "alternative", item.remedy_id, item_form=form)
+    messages.success(
+        request,
+        f"{done.get_kind_display()}: completed on {done.completed_on:%a %Y-%m-%d}.",
+    )
+    return redirect(f"{done.remedy.get_absolute_url()}#remedies")
 
 
 @require_POST
@@ -200,20 +261,21 @@ def alternative_item_complete(request, pk):
 def termination_reinstatement(request, pk):
     termination = get_object_or_404(REMEDY_MODELS["termination"], pk=pk)
     form = ReinstatementForm(request.POST)
-    if form.is_valid():
-        record = attempt(
-            request,
-            None,
-            lambda: svc.termination_record_unauthorized_reinstatement(
-                termination=termination, actor=request.user, **form.cleaned_data
-            ),
-        )
-        if record is not None:
-            messages.warning(
-                request,
-                f"Offense recorded: new case {record.new_case.number} opened.",
-            )
-    return redirect("enforcement:remedy_detail", flow="termination", pk=pk)
+    record = attempt(
+        request,
+        form,
+        lambda: svc.termination_record_unauthorized_reinstatement(
+            termination=termination, actor=request.user, **form.cleaned_data
+        ),
+    )
+    if record is None:
+        return _detail(request, "termination", pk, reinstatement_form=form)
+    messages.warning(
+        request,
+        f"Offense recorded: access reinstated without approval, found "
+        f"{record.observed_on:%a %Y-%m-%d}; new case {record.new_case.number} opened.",
+    )
+    return redirect(termination.get_absolute_url())
 
 
 @role_required(*SIGNERS)
