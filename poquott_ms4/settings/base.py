@@ -206,16 +206,19 @@ MAP_TILE_URL = env.str("MAP_TILE_URL", default="")
 if REDIS_URL:
     CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL)
 else:
-    # kombu's filesystem transport: a broker that needs no server.
+    # kombu's filesystem transport: a broker that needs no server. Every folder
+    # it uses is under VAR_DIR; one left out defaults to the working directory
+    # (the exchange tables of "control" were once committed that way).
     CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(VAR_DIR / "broker" / "queue"),
         "data_folder_out": str(VAR_DIR / "broker" / "queue"),
         "processed_folder": str(VAR_DIR / "broker" / "processed"),
+        "control_folder": str(VAR_DIR / "broker" / "control"),
         "store_processed": False,
     }
     # The transport expects its folders to exist.
-    for _folder in ("queue", "processed"):
+    for _folder in ("queue", "processed", "control"):
         (VAR_DIR / "broker" / _folder).mkdir(parents=True, exist_ok=True)
 # Results are not needed: tasks write their outcome to the database.
 CELERY_TASK_IGNORE_RESULT = True
