@@ -8,7 +8,7 @@ of ``shared/ordinance/RULES.md``; § numbers of Chapter 132 are not written here
 that say how the counting works:
 
 - GCL § 20: a period of days excludes the day it is counted from.
-- GCL § 24: which days are New York public holidays (see ``calendar.py``).
+- GCL § 24: which days are New York public holidays (see ``business_days.py``).
 - GCL § 25-a: a period that ends on a Saturday, Sunday or public holiday ends
   on the next business day instead. The village also rolls a day its office is
   closed, because nothing can be filed at a closed office.
@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .calendar import MONTH_NAMES, WEEKDAY_NAMES, BusinessCalendar, require_date
+from .business_days import MONTH_NAMES, WEEKDAY_NAMES, BusinessCalendar, require_date
 
 __all__ = [
     "RULES",

@@ -51,7 +51,7 @@ from ..models import Deadline, Reminder, StaffDigest
 from ..roles import Role
 from ..timeline import record_event
 from . import selectors
-from .calendar import BusinessCalendar
+from .business_days import BusinessCalendar
 from .services import office_calendar
 
 log = logging.getLogger(__name__)

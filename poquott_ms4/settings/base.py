@@ -154,6 +154,9 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="stormwater@poquott.e
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # The village: printed on letterhead, e-mails and public pages. Settings, not template text.
+# Where the site is served, for the links of e-mails and calendar feeds (which
+# are read outside the site and need an absolute address). No trailing slash.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 VILLAGE = {
     "name": env.str("VILLAGE_NAME", default="Incorporated Village of Poquott"),
     "short_name": env.str("VILLAGE_SHORT_NAME", default="Poquott"),
@@ -167,7 +170,7 @@ VILLAGE = {
     "clerk_office": env.str(
         "CLERK_OFFICE", default="Village Clerk, 45 Birchwood Avenue, Poquott, NY 11733"
     ),
-    "site_url": env.str("SITE_URL", default="http://127.0.0.1:8000"),
+    "site_url": SITE_URL,
 }
 
 # Deadlines (R-SUS-1 default of two business days; reminder schedule in business days

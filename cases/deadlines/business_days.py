@@ -4,7 +4,7 @@ Public holidays are those of General Construction Law § 24, written out by hand
 from the statute. The ``holidays`` package is deliberately *not* used: for New
 York it adds Susan B. Anthony Day (a commemoration, not a § 24 holiday), moves
 Saturday holidays to the Friday before (§ 24 never does), and leaves out Flag
-Day. ``tests/deadlines/test_calendar.py`` pins every difference for 2025-2030.
+Day. ``tests/deadlines/test_business_days.py`` pins every difference for 2025-2030.
 
 A business day (RULES.md, "Counting days") is Monday to Friday, not a § 24
 public holiday, and not a day the village office is closed. The office closures
