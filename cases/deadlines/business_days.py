@@ -222,6 +222,22 @@ class BusinessCalendar:
             day = self.next_business_day(day)
         return day
 
+    def business_days_until(self, today: dt.date, due: dt.date) -> int:
+        """How many business days are left: those in (``today``, ``due``].
+
+        0 on the due day itself (and after it); 1 when the due day is the next
+        business day. From Thursday 2026-12-03 to Tuesday 2026-12-08: Friday,
+        Monday and Tuesday, so 3.
+        """
+        require_date(today, "today")
+        require_date(due, "due")
+        count, day = 0, today
+        while day < due:
+            day += dt.timedelta(days=1)
+            if self.is_business_day(day):
+                count += 1
+        return count
+
     def roll_forward(self, d: dt.date) -> dt.date:
         """The GCL § 25-a roll-over: ``d`` if a business day, else the next one.
 

@@ -38,6 +38,9 @@ __all__ = [
     "UnknownRule",
     "compute",
     "continued_violation_weeks",
+    "due_window",
+    "is_due_soon",
+    "is_past_due",
     "rule_choices",
 ]
 
@@ -234,6 +237,33 @@ RULES: dict[str, RuleSpec] = {spec.rule_id: spec for spec in _RULE_LIST}
 def rule_choices() -> list[tuple[str, str]]:
     """(rule_id, label) pairs in table order, for form choices."""
     return [(spec.rule_id, spec.label) for spec in RULES.values()]
+
+
+# --- "overdue" and "due this week": the one definition ---------------------------
+
+DUE_SOON_DAYS = 7  # "due this week": today and the six days after it
+
+
+def due_window(on: dt.date) -> tuple[dt.date, dt.date]:
+    """(start, end) on day ``on``: a due date before ``start`` has passed (an
+    open deadline due then is overdue); one from ``start`` up to, not including,
+    ``end`` is due this week. Every page, list, e-mail, guard and query asks
+    this function (through the two below, Deadline.is_overdue / is_due_soon and
+    the selectors overdue() / due_this_week())."""
+    require_date(on, "on")
+    return on, on + dt.timedelta(days=DUE_SOON_DAYS)
+
+
+def is_past_due(due: dt.date, on: dt.date) -> bool:
+    """The due date ``due`` has passed on day ``on`` (whatever was done)."""
+    start, _ = due_window(on)
+    return due < start
+
+
+def is_due_soon(due: dt.date, on: dt.date) -> bool:
+    """``due`` falls in the week from ``on`` (``on`` itself included)."""
+    start, end = due_window(on)
+    return start <= due < end
 
 
 @dataclass(frozen=True)

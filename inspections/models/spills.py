@@ -165,7 +165,7 @@ class SpillNotification(ConcurrentTransitionMixin, models.Model):
 
     def confirmation_overdue(self) -> bool:
         d = self.confirmation_deadline
-        return d is not None and d.due_date < timezone.localdate()
+        return d is not None and d.has_passed()
 
     def confirmation_settled(self) -> bool:
         return not (
