@@ -63,9 +63,10 @@ bench: $(STAMP) check-system
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/ms4_bench} \
 	  $(BIN)/python bench/run.py $(BENCH_ARGS)
 
-# Re-copy the front-end packages (package.json) into static/vendor.
+# Re-copy the front-end packages into static/vendor: the exact versions of
+# package-lock.json (npm ci), so two runs copy the same files.
 vendor:
-	npm install --no-audit --no-fund
+	npm ci --no-audit --no-fund
 	mkdir -p static/vendor/bootstrap static/vendor/leaflet
 	cp node_modules/bootstrap/dist/css/bootstrap.min.css* node_modules/bootstrap/dist/js/bootstrap.bundle.min.js* node_modules/bootstrap/LICENSE static/vendor/bootstrap/
 	cp -r node_modules/leaflet/dist/leaflet.js node_modules/leaflet/dist/leaflet.js.map node_modules/leaflet/dist/leaflet.css node_modules/leaflet/dist/images node_modules/leaflet/LICENSE static/vendor/leaflet/

@@ -3,7 +3,7 @@
 Pure Python (no Django), so it imports without settings. See ``engine.compute``.
 """
 
-from .calendar import BusinessCalendar, public_holidays
+from .business_days import BusinessCalendar, public_holidays
 from .engine import (
     RULES,
     Actor,

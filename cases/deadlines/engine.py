@@ -8,7 +8,7 @@ of ``shared/ordinance/RULES.md``; § numbers of Chapter 132 are not written here
 that say how the counting works:
 
 - GCL § 20: a period of days excludes the day it is counted from.
-- GCL § 24: which days are New York public holidays (see ``calendar.py``).
+- GCL § 24: which days are New York public holidays (see ``business_days.py``).
 - GCL § 25-a: a period that ends on a Saturday, Sunday or public holiday ends
   on the next business day instead. The village also rolls a day its office is
   closed, because nothing can be filed at a closed office.
@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .calendar import MONTH_NAMES, WEEKDAY_NAMES, BusinessCalendar, require_date
+from .business_days import MONTH_NAMES, WEEKDAY_NAMES, BusinessCalendar, require_date
 
 __all__ = [
     "RULES",
@@ -38,6 +38,9 @@ __all__ = [
     "UnknownRule",
     "compute",
     "continued_violation_weeks",
+    "due_window",
+    "is_due_soon",
+    "is_past_due",
     "rule_choices",
 ]
 
@@ -234,6 +237,33 @@ RULES: dict[str, RuleSpec] = {spec.rule_id: spec for spec in _RULE_LIST}
 def rule_choices() -> list[tuple[str, str]]:
     """(rule_id, label) pairs in table order, for form choices."""
     return [(spec.rule_id, spec.label) for spec in RULES.values()]
+
+
+# --- "overdue" and "due this week": the one definition ---------------------------
+
+DUE_SOON_DAYS = 7  # "due this week": today and the six days after it
+
+
+def due_window(on: dt.date) -> tuple[dt.date, dt.date]:
+    """(start, end) on day ``on``: a due date before ``start`` has passed (an
+    open deadline due then is overdue); one from ``start`` up to, not including,
+    ``end`` is due this week. Every page, list, e-mail, guard and query asks
+    this function (through the two below, Deadline.is_overdue / is_due_soon and
+    the selectors overdue() / due_this_week())."""
+    require_date(on, "on")
+    return on, on + dt.timedelta(days=DUE_SOON_DAYS)
+
+
+def is_past_due(due: dt.date, on: dt.date) -> bool:
+    """The due date ``due`` has passed on day ``on`` (whatever was done)."""
+    start, _ = due_window(on)
+    return due < start
+
+
+def is_due_soon(due: dt.date, on: dt.date) -> bool:
+    """``due`` falls in the week from ``on`` (``on`` itself included)."""
+    start, end = due_window(on)
+    return start <= due < end
 
 
 @dataclass(frozen=True)

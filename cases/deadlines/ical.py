@@ -1,19 +1,25 @@
-"""The iCal feed of a staff user: their open deadlines, plus events other apps
-provide (hearings, inspections). Written by hand to RFC 5545: CRLF line ends,
-TEXT escaping, lines folded at 75 octets, a DTSTAMP on every event.
+"""The iCal feeds: a staff user's open deadlines plus the events other apps
+provide (hearings, inspections), and the Board's hearings feed of enforcement.
+One writer, :func:`render_calendar`, on the ``icalendar`` package (RFC 5545:
+CRLF line ends, TEXT escaping, lines folded at 75 octets, a DTSTAMP on every
+event); every URL in a feed is absolute (settings.SITE_URL), since a calendar
+program has no page to resolve a path against.
 
 Providers: each module of PROVIDERS, if it can be imported, has
 ``ical_events(user)`` returning an iterable of objects or dicts with ``uid``,
 ``start`` (a date, or an aware datetime), ``summary`` and optionally
-``description``, ``url`` and ``end``. A provider that is missing is skipped; one
-that fails is logged and skipped, so the feed never breaks."""
+``description``, ``url`` (a path or an absolute URL) and ``end``. A provider
+that is missing is skipped; one that fails is logged and skipped, so the feed
+never breaks."""
 
 import datetime as dt
 import importlib
 import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from urllib.parse import urljoin, urlsplit
 
+import icalendar
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
@@ -23,7 +29,7 @@ from . import selectors
 
 log = logging.getLogger(__name__)
 
-PROVIDERS = ["inspections.calendar", "enforcement.calendar"]
+PROVIDERS = ["inspections.ical_feed", "enforcement.ical_feed"]
 PRODID = "-//Village of Poquott//MS4 stormwater deadlines//EN"
 
 
@@ -37,41 +43,20 @@ class FeedEvent:
     end: dt.date | dt.datetime | None = None
 
 
-def escape_text(value: str) -> str:
-    """RFC 5545 § 3.3.11: backslash, semicolon, comma and newlines."""
-    return (
-        str(value)
-        .replace("\\", "\\\\")
-        .replace(";", "\\;")
-        .replace(",", "\\,")
-        .replace("\r\n", "\\n")
-        .replace("\r", "\\n")
-        .replace("\n", "\\n")
-    )
+def absolute_url(url: str) -> str:
+    """``url`` on the site (settings.SITE_URL) if it is a path; unchanged if it
+    is already absolute."""
+    return urljoin(settings.SITE_URL.rstrip("/") + "/", url)
 
 
-def fold(line: str) -> str:
-    """RFC 5545 § 3.1: at most 75 octets a line, continued with CRLF + space;
-    never splits a UTF-8 character."""
-    out, current, size = [], [], 0
-    for char in line:
-        width = len(char.encode("utf-8"))
-        limit = 75 if not out else 74  # a continuation line starts with a space
-        if size + width > limit:
-            out.append("".join(current))
-            current, size = [], 0
-        current.append(char)
-        size += width
-    out.append("".join(current))
-    return "\r\n ".join(out)
-
-
-def _date_value(name: str, value) -> str:
+def _utc(name: str, value: dt.date | dt.datetime) -> dt.date | dt.datetime:
+    """A date stays a date (an all-day event); a datetime must be aware and is
+    written in UTC ("...Z"), so the feed needs no VTIMEZONE."""
     if isinstance(value, dt.datetime):
         if timezone.is_naive(value):
             raise ValueError(f"{name} must be an aware datetime")
-        return f"{name}:{value.astimezone(dt.UTC):%Y%m%dT%H%M%SZ}"
-    return f"{name};VALUE=DATE:{value:%Y%m%d}"
+        return value.astimezone(dt.UTC)
+    return value
 
 
 def _field(item, name, default=""):
@@ -80,7 +65,9 @@ def _field(item, name, default=""):
     return getattr(item, name, default)
 
 
-def _as_event(item) -> FeedEvent:
+def as_event(item) -> FeedEvent:
+    """A provider's event (an object or a dict) as a FeedEvent; ValueError if
+    it has no uid or no start."""
     event = FeedEvent(
         uid=str(_field(item, "uid")),
         start=_field(item, "start", None),
@@ -94,18 +81,14 @@ def _as_event(item) -> FeedEvent:
     return event
 
 
-def _site(path: str) -> str:
-    return settings.VILLAGE["site_url"].rstrip("/") + path
-
-
 def _deadline_url(deadline: Deadline) -> str:
     if deadline.case_id:
-        return _site(deadline.case.get_absolute_url())
-    return _site(reverse("deadlines:list"))
+        return deadline.case.get_absolute_url()
+    return reverse("deadlines:list")
 
 
 def deadline_events(user) -> Iterator[FeedEvent]:
-    host = settings.VILLAGE["site_url"].split("//")[-1].split("/")[0] or "poquott"
+    host = urlsplit(settings.SITE_URL).hostname or "poquott"
     qs = selectors.deadlines_of_user(user).filter(status=Deadline.Status.OPEN)
     for d in qs:
         case = f" [{d.case.number}]" if d.case_id else ""
@@ -141,41 +124,39 @@ def provider_events(user) -> Iterator[FeedEvent]:
             continue
         for item in items:
             try:
-                yield _as_event(item)
+                yield as_event(item)
             except (ValueError, TypeError):
                 log.warning("iCal provider %s gave a bad event; skipped", name)
 
 
-def render_calendar(events: Iterable[FeedEvent], *, name: str) -> str:
-    stamp = f"{timezone.now().astimezone(dt.UTC):%Y%m%dT%H%M%SZ}"
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        f"PRODID:{PRODID}",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-        f"X-WR-CALNAME:{escape_text(name)}",
-    ]
+def render_calendar(
+    events: Iterable[FeedEvent], *, name: str, prodid: str = PRODID
+) -> str:
+    """The one iCal writer of the project: VCALENDAR text of ``events``."""
+    cal = icalendar.Calendar()
+    cal.add("prodid", prodid)
+    cal.add("version", "2.0")
+    cal.add("calscale", "GREGORIAN")
+    cal.add("method", "PUBLISH")
+    cal.add("x-wr-calname", icalendar.vText(name))
+    stamp = timezone.now().astimezone(dt.UTC)
     for event in events:
-        lines += [
-            "BEGIN:VEVENT",
-            f"UID:{escape_text(event.uid)}",
-            f"DTSTAMP:{stamp}",
-            _date_value("DTSTART", event.start),
-        ]
+        vevent = icalendar.Event()
+        vevent.add("uid", event.uid)
+        vevent.add("dtstamp", stamp)
+        vevent.add("dtstart", _utc("start", event.start))
         end = event.end
         if end is None and not isinstance(event.start, dt.datetime):
             end = event.start + dt.timedelta(days=1)  # an all-day event
         if end is not None:
-            lines.append(_date_value("DTEND", end))
-        lines.append(f"SUMMARY:{escape_text(event.summary)}")
+            vevent.add("dtend", _utc("end", end))
+        vevent.add("summary", event.summary)
         if event.description:
-            lines.append(f"DESCRIPTION:{escape_text(event.description)}")
+            vevent.add("description", event.description)
         if event.url:
-            lines.append(f"URL:{event.url}")
-        lines.append("END:VEVENT")
-    lines.append("END:VCALENDAR")
-    return "".join(fold(line) + "\r\n" for line in lines)
+            vevent.add("url", absolute_url(event.url))
+        cal.add_component(vevent)
+    return cal.to_ical().decode("utf-8")
 
 
 def feed_for_user(user) -> str:

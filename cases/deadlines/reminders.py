@@ -51,7 +51,7 @@ from ..models import Deadline, Reminder, StaffDigest
 from ..roles import Role
 from ..timeline import record_event
 from . import selectors
-from .calendar import BusinessCalendar
+from .business_days import BusinessCalendar
 from .services import office_calendar
 
 log = logging.getLogger(__name__)
@@ -70,23 +70,13 @@ def _reenqueue_after() -> dt.timedelta:
     )
 
 
-def business_days_until(cal: BusinessCalendar, today: dt.date, due: dt.date) -> int:
-    """Business days in (today, due]: 0 on the due day."""
-    count, day = 0, today
-    while day < due:
-        day += dt.timedelta(days=1)
-        if cal.is_business_day(day):
-            count += 1
-    return count
-
-
 def reminder_kind(
     deadline: Deadline, *, today: dt.date, cal: BusinessCalendar, schedule: list[int]
 ) -> str | None:
     """The reminder `deadline` is due for today, or None."""
-    if deadline.due_date < today:
+    if deadline.is_overdue(today):
         return OVERDUE
-    left = business_days_until(cal, today, deadline.due_date)
+    left = cal.business_days_until(today, deadline.due_date)
     steps = [n for n in schedule if n >= left]
     if not steps:
         return None
@@ -217,14 +207,23 @@ def _site_url(path: str) -> str:
     return settings.VILLAGE["site_url"].rstrip("/") + path
 
 
-def _reminder_message(reminder: Reminder, deadline: Deadline) -> EmailMessage:
+def due_words(deadline: Deadline, *, today: dt.date, cal: BusinessCalendar) -> str:
+    """How soon `deadline` is due, counted on `today` (the day the reminder is
+    sent): "Overdue", "Due today", "Due in 1 business day", "Due in 3 business
+    days". The count is the real one, not the step of the schedule that chose
+    the day (a deadline three business days away reached the five-day step)."""
+    if deadline.is_overdue(today):
+        return "Overdue"
+    left = cal.business_days_until(today, deadline.due_date)
+    if left == 0:
+        return "Due today"
+    return f"Due in {left} business day{'' if left == 1 else 's'}"
+
+
+def _reminder_message(
+    reminder: Reminder, deadline: Deadline, when: str
+) -> EmailMessage:
     staff = reminder.recipient_user_id is not None
-    when = {
-        OVERDUE: "Overdue",
-        DUE_TODAY: "Due today",
-    }.get(
-        reminder.kind, f"Due in {reminder.kind.removeprefix('before-')} business day(s)"
-    )
     case = f" ({deadline.case.number})" if deadline.case_id else ""
     subject = f"{when}: {deadline.label}{case}, {deadline.due_date:%A %Y-%m-%d}"
     body = render_to_string(
@@ -246,12 +245,14 @@ def _reminder_message(reminder: Reminder, deadline: Deadline) -> EmailMessage:
     )
 
 
-def deliver_reminder(reminder_id: int) -> bool:
+def deliver_reminder(reminder_id: int, *, today: dt.date | None = None) -> bool:
     """Send one reminder if it was not sent yet; True if this call sent it.
 
     Who: the task send_reminder. Locks the row so two deliveries of the same task
     send once. A reminder of a deadline closed meanwhile is not sent. Raises the
-    mail backend's error (the task retries; the row stays unsent)."""
+    mail backend's error (the task retries; the row stays unsent). The e-mail
+    counts the business days left from `today` (default: the day it is sent)."""
+    today = today or timezone.localdate()
     with transaction.atomic():
         reminder = Reminder.objects.select_for_update().filter(pk=reminder_id).first()
         if reminder is None or reminder.sent_at is not None:
@@ -259,7 +260,8 @@ def deliver_reminder(reminder_id: int) -> bool:
         deadline = Deadline.objects.select_related("case").get(pk=reminder.deadline_id)
         if not deadline.is_open:
             return False
-        _reminder_message(reminder, deadline).send()
+        when = due_words(deadline, today=today, cal=office_calendar())
+        _reminder_message(reminder, deadline, when).send()
         reminder.sent_at = timezone.now()
         reminder.save(update_fields=["sent_at"])
         if deadline.case_id:
@@ -269,7 +271,8 @@ def deliver_reminder(reminder_id: int) -> bool:
                 kind="reminder",
                 summary=f"Reminder sent to {reminder.recipient} for "
                 f"{deadline.label} ({deadline.rule_id}), due "
-                f"{deadline.due_date:%Y-%m-%d}: {reminder.kind_label}",
+                f"{deadline.due_date:%Y-%m-%d}: {reminder.kind_label} "
+                f"({when.lower()})",
                 rule_id=deadline.rule_id,
                 subject=deadline,
             )

@@ -9,13 +9,14 @@ from django.utils import timezone
 
 from ..models import Deadline, Reminder
 from ..roles import Role, has_role
+from . import engine
 
 R = Deadline.Responsible
 # The SMO follows the duties of the SMO and of the people it enforces against;
 # the clerk those of the Board and the clerk's office.
 SMO_DUTIES = (R.SMO, R.DISCHARGER, R.FACILITY)
 CLERK_DUTIES = (R.CLERK, R.BOARD)
-DUE_SOON_DAYS = 7  # "due this week": today and the six days after it
+DUE_SOON_DAYS = engine.DUE_SOON_DAYS
 
 
 def today() -> dt.date:
@@ -54,18 +55,19 @@ def deadlines_of_user(user) -> QuerySet:
 
 
 def due_window(on: dt.date | None = None) -> tuple[dt.date, dt.date]:
-    """(start, end): an open deadline due before `start` (today) is overdue; one
-    due from `start` up to, not including, `end` is due this week."""
-    start = on or today()
-    return start, start + dt.timedelta(days=DUE_SOON_DAYS)
+    """engine.due_window of `on` (default today): the one definition of overdue
+    and due this week, here as the bounds of the queries below."""
+    return engine.due_window(on or today())
 
 
 def overdue(qs: QuerySet, on: dt.date | None = None) -> QuerySet:
+    """The open deadlines of `qs` whose due date has passed (Deadline.is_overdue)."""
     start, _ = due_window(on)
     return qs.filter(status=Deadline.Status.OPEN, due_date__lt=start)
 
 
 def due_this_week(qs: QuerySet, on: dt.date | None = None) -> QuerySet:
+    """The open deadlines of `qs` due this week (Deadline.is_due_soon)."""
     start, end = due_window(on)
     return qs.filter(status=Deadline.Status.OPEN, due_date__gte=start, due_date__lt=end)
 
@@ -78,7 +80,7 @@ def dashboard_panels(user, on: dt.date | None = None, limit: int | None = None) 
     "due_this_week_count": n} for the dashboard and digest. Most urgent first
     (earliest due date); `limit` keeps only that many in each list (the dashboard),
     the counts are always of all of them."""
-    start, _ = due_window(on)
+    on = on or today()
     # The open deadlines that are due are few, but PostgreSQL cannot tell from its
     # statistics (most deadlines are past due yet closed) and joined every case
     # (90 ms at 50,000 cases, bench/ issue 9). So: their ids from the partial
@@ -96,7 +98,9 @@ def dashboard_panels(user, on: dt.date | None = None, limit: int | None = None) 
     )
     lists = {"overdue": [], "due_this_week": []}
     for pk, due_date in users:
-        lists["overdue" if due_date < start else "due_this_week"].append(pk)
+        lists[
+            "overdue" if engine.is_past_due(due_date, on) else "due_this_week"
+        ].append(pk)
     shown = {key: ids[:limit] for key, ids in lists.items()}
     rows = {
         d.pk: d

@@ -12,7 +12,7 @@ from django.db import transaction
 
 from ..models import Deadline, OfficeClosure
 from ..timeline import record_event
-from .calendar import BusinessCalendar
+from .business_days import BusinessCalendar
 from .engine import RULES, Computation, compute
 
 

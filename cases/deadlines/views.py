@@ -136,7 +136,6 @@ def deadline_list(request):
         {
             "form": form,
             "page": page,
-            "today": selectors.today(),
             "query": query.urlencode(),
         },
     )
@@ -158,7 +157,6 @@ def _detail(request, deadline, *, meet_form=None, waive_form=None, status=200):
         "deadlines/detail.html",
         {
             "d": deadline,
-            "today": selectors.today(),
             "may_close": may_close,
             "meet_form": meet_form or MeetForm(deadline=deadline),
             "waive_form": waive_form or WaiveForm(),

@@ -18,6 +18,8 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.utils import timezone
 
+from ..deadlines import engine
+
 
 class OfficeClosure(models.Model):
     """A day the village office is closed: not a business day (RULES.md)."""
@@ -135,8 +137,30 @@ class Deadline(models.Model):
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
 
-    def is_overdue(self, today=None) -> bool:
-        return self.is_open and self.due_date < (today or timezone.localdate())
+    @property
+    def was_met(self) -> bool:
+        """Done by the due date."""
+        return self.status == self.Status.MET
+
+    @property
+    def was_missed(self) -> bool:
+        """Done, but after the due date."""
+        return self.status == self.Status.MISSED
+
+    def has_passed(self, on=None) -> bool:
+        """The due date is behind `on` (default today), whatever the status:
+        the engine's definition (cases.deadlines.engine.due_window)."""
+        return engine.is_past_due(self.due_date, on or timezone.localdate())
+
+    def is_overdue(self, on=None) -> bool:
+        """Open and its due date has passed (engine.due_window)."""
+        return self.is_open and self.has_passed(on)
+
+    def is_due_soon(self, on=None) -> bool:
+        """Open and due this week (engine.due_window)."""
+        return self.is_open and engine.is_due_soon(
+            self.due_date, on or timezone.localdate()
+        )
 
 
 class Reminder(models.Model):

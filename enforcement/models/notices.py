@@ -263,7 +263,7 @@ class NoticeOfViolation(FlowModel):
     @guard("wait until the compliance deadline has passed", form=False)
     def compliance_deadline_passed(self) -> bool:
         deadline = self.compliance_deadline()
-        return deadline is not None and deadline.due_date < timezone.localdate()
+        return deadline is not None and deadline.has_passed()
 
     @guard(
         "wait for the Board's decision on the pending appeal",

@@ -11,7 +11,6 @@ from cases.paging import IdsFirstPaginator
 from cases.roles import role_required
 
 from .. import selectors
-from ..calendar import ical_events, to_ical
 from ..forms import (
     AppealForm,
     AppealWithdrawForm,
@@ -21,6 +20,7 @@ from ..forms import (
     HearingForm,
     MailingForm,
 )
+from ..ical_feed import ical_events, to_ical
 from ..models import IN_FORCE, Appeal, AppealDocument, NoticeOfViolation
 from ..services import appeals as svc
 from ..services.notices import case_recipients

@@ -174,7 +174,7 @@ class SpillNotification(ConcurrentTransitionMixin, models.Model):
     @guard("the written confirmation is not overdue yet", form=False, rule="R-SPL-4")
     def confirmation_overdue(self) -> bool:
         d = self.confirmation_deadline
-        return d is not None and d.due_date < timezone.localdate()
+        return d is not None and d.has_passed()
 
     @guard(
         "record the written confirmation, or mark it missing once overdue",

@@ -154,6 +154,9 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="stormwater@poquott.e
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # The village: printed on letterhead, e-mails and public pages. Settings, not template text.
+# Where the site is served, for the links of e-mails and calendar feeds (which
+# are read outside the site and need an absolute address). No trailing slash.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 VILLAGE = {
     "name": env.str("VILLAGE_NAME", default="Incorporated Village of Poquott"),
     "short_name": env.str("VILLAGE_SHORT_NAME", default="Poquott"),
@@ -167,7 +170,7 @@ VILLAGE = {
     "clerk_office": env.str(
         "CLERK_OFFICE", default="Village Clerk, 45 Birchwood Avenue, Poquott, NY 11733"
     ),
-    "site_url": env.str("SITE_URL", default="http://127.0.0.1:8000"),
+    "site_url": SITE_URL,
 }
 
 # Deadlines (R-SUS-1 default of two business days; reminder schedule in business days
@@ -206,16 +209,19 @@ MAP_TILE_URL = env.str("MAP_TILE_URL", default="")
 if REDIS_URL:
     CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL)
 else:
-    # kombu's filesystem transport: a broker that needs no server.
+    # kombu's filesystem transport: a broker that needs no server. Every folder
+    # it uses is under VAR_DIR; one left out defaults to the working directory
+    # (the exchange tables of "control" were once committed that way).
     CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(VAR_DIR / "broker" / "queue"),
         "data_folder_out": str(VAR_DIR / "broker" / "queue"),
         "processed_folder": str(VAR_DIR / "broker" / "processed"),
+        "control_folder": str(VAR_DIR / "broker" / "control"),
         "store_processed": False,
     }
     # The transport expects its folders to exist.
-    for _folder in ("queue", "processed"):
+    for _folder in ("queue", "processed", "control"):
         (VAR_DIR / "broker" / _folder).mkdir(parents=True, exist_ok=True)
 # Results are not needed: tasks write their outcome to the database.
 CELERY_TASK_IGNORE_RESULT = True

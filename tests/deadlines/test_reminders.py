@@ -12,7 +12,7 @@ from kombu.exceptions import OperationalError
 
 from cases import tasks
 from cases.deadlines import reminders
-from cases.deadlines.calendar import BusinessCalendar
+from cases.deadlines.business_days import BusinessCalendar
 from cases.models import CaseEvent, Deadline, Reminder, StaffDigest
 
 from .conftest import deadline_on

@@ -5,6 +5,7 @@ import datetime as dt
 import io
 
 import pytest
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
@@ -14,7 +15,7 @@ from PIL import Image
 from cases.models import CaseEvent, CaseKind, CaseSource
 from cases.services import Refused, case_open
 from inspections import services
-from inspections.calendar import ical_events
+from inspections.ical_feed import ical_events
 from inspections.models import (
     Inspection,
     InspectionStatus,
@@ -456,7 +457,9 @@ def test_ical_events_lists_only_that_officers_scheduled_inspections(
     assert [e["uid"] for e in events] == [f"inspection-{scheduled.pk}@poquott-ms4"]
     event = events[0]
     assert set(event) == {"uid", "start", "summary", "description", "url"}
-    assert event["url"] == reverse("inspections:inspection_detail", args=[scheduled.pk])
+    assert event["url"] == settings.SITE_URL + reverse(
+        "inspections:inspection_detail", args=[scheduled.pk]
+    )
     assert "1 Shore Road" in event["summary"]
 
 

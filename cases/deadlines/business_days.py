@@ -4,7 +4,7 @@ Public holidays are those of General Construction Law § 24, written out by hand
 from the statute. The ``holidays`` package is deliberately *not* used: for New
 York it adds Susan B. Anthony Day (a commemoration, not a § 24 holiday), moves
 Saturday holidays to the Friday before (§ 24 never does), and leaves out Flag
-Day. ``tests/deadlines/test_calendar.py`` pins every difference for 2025-2030.
+Day. ``tests/deadlines/test_business_days.py`` pins every difference for 2025-2030.
 
 A business day (RULES.md, "Counting days") is Monday to Friday, not a § 24
 public holiday, and not a day the village office is closed. The office closures
@@ -221,6 +221,22 @@ class BusinessCalendar:
         for _ in range(n):
             day = self.next_business_day(day)
         return day
+
+    def business_days_until(self, today: dt.date, due: dt.date) -> int:
+        """How many business days are left: those in (``today``, ``due``].
+
+        0 on the due day itself (and after it); 1 when the due day is the next
+        business day. From Thursday 2026-12-03 to Tuesday 2026-12-08: Friday,
+        Monday and Tuesday, so 3.
+        """
+        require_date(today, "today")
+        require_date(due, "due")
+        count, day = 0, today
+        while day < due:
+            day += dt.timedelta(days=1)
+            if self.is_business_day(day):
+                count += 1
+        return count
 
     def roll_forward(self, d: dt.date) -> dt.date:
         """The GCL § 25-a roll-over: ``d`` if a business day, else the next one.

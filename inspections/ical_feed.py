@@ -1,7 +1,10 @@
-"""Upcoming inspections as calendar events, for the deadlines iCal feed."""
+"""Upcoming inspections as calendar events, for the deadlines iCal feed
+(cases.deadlines.ical)."""
 
 from django.urls import reverse
 from django.utils import timezone
+
+from cases.deadlines.ical import absolute_url
 
 from .selectors import upcoming_inspections
 
@@ -9,7 +12,7 @@ from .selectors import upcoming_inspections
 def ical_events(user) -> list[dict]:
     """The scheduled inspections of officer `user` from today on, as dicts
     {uid, start, summary, description, url}; `start` is an aware datetime and
-    `url` a path (the feed adds the host)."""
+    `url` absolute (settings.SITE_URL), as a calendar program needs it."""
     events = []
     for inspection in upcoming_inspections(officer=user):
         where = inspection.facility.name if inspection.facility else ""
@@ -29,7 +32,9 @@ def ical_events(user) -> list[dict]:
                 "start": timezone.localtime(inspection.scheduled_for),
                 "summary": summary,
                 "description": description,
-                "url": reverse("inspections:inspection_detail", args=[inspection.pk]),
+                "url": absolute_url(
+                    reverse("inspections:inspection_detail", args=[inspection.pk])
+                ),
             }
         )
     return events

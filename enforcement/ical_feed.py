@@ -1,16 +1,17 @@
 """Hearings as calendar events (for the clerk's and the SMO's calendars): the
 Board's appeal hearings (R-APL-2) and the SMO's reconsideration hearings
-(R-SUS-2)."""
-
-import datetime as dt
+(R-SUS-2). A provider of the deadlines feed (cases.deadlines.ical) and, through
+the same writer, the hearings feed of its own."""
 
 from django.conf import settings
 from django.urls import reverse
-from django.utils import timezone
 
+from cases.deadlines.ical import absolute_url, as_event, render_calendar
 from cases.roles import Role, has_role
 
 from .models import AccessTermination, Appeal, AppealStatus, TerminationStatus
+
+HEARINGS_PRODID = "-//Village of Poquott//MS4 hearings//EN"
 
 
 def ical_events(user) -> list[dict]:
@@ -18,7 +19,6 @@ def ical_events(user) -> list[dict]:
     the clerk and the SMO; nothing for anyone else."""
     if not has_role(user, Role.CLERK, Role.SMO):
         return []
-    site = settings.VILLAGE["site_url"].rstrip("/")
     events = []
     for appeal in Appeal.objects.filter(
         status=AppealStatus.HEARING_SCHEDULED, hearing_at__isnull=False
@@ -31,7 +31,9 @@ def ical_events(user) -> list[dict]:
                 f"({appeal.notice.case.number})",
                 "description": f"Notice {appeal.notice_id}; filed "
                 f"{appeal.filed_on:%Y-%m-%d}. {appeal.hearing_location}".strip(),
-                "url": site + reverse("enforcement:appeal_detail", args=[appeal.pk]),
+                "url": absolute_url(
+                    reverse("enforcement:appeal_detail", args=[appeal.pk])
+                ),
             }
         )
     if has_role(user, Role.SMO):
@@ -45,36 +47,18 @@ def ical_events(user) -> list[dict]:
                     "summary": f"Reconsideration hearing: {t.party.name} "
                     f"({t.case.number})",
                     "description": t.hearing_location,
-                    "url": site
-                    + reverse("enforcement:remedy_detail", args=["termination", t.pk]),
+                    "url": absolute_url(
+                        reverse("enforcement:remedy_detail", args=["termination", t.pk])
+                    ),
                 }
             )
     return sorted(events, key=lambda e: e["start"])
 
 
-def _escape(text: str) -> str:
-    return (
-        text.replace("\\", "\\\\")
-        .replace(";", "\\;")
-        .replace(",", "\\,")
-        .replace("\n", "\\n")
-    )
-
-
 def to_ical(events) -> str:
-    stamp = timezone.now().astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
-    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Poquott MS4//Hearings//EN"]
-    for e in events:
-        start = e["start"].astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
-        lines += [
-            "BEGIN:VEVENT",
-            f"UID:{e['uid']}",
-            f"DTSTAMP:{stamp}",
-            f"DTSTART:{start}",
-            f"SUMMARY:{_escape(e['summary'])}",
-            f"DESCRIPTION:{_escape(e['description'])}",
-            f"URL:{e['url']}",
-            "END:VEVENT",
-        ]
-    lines.append("END:VCALENDAR")
-    return "\r\n".join(lines) + "\r\n"
+    """The hearings feed, written by the project's one iCal writer."""
+    return render_calendar(
+        [as_event(e) for e in events],
+        name=f"{settings.VILLAGE['name']} hearings",
+        prodid=HEARINGS_PRODID,
+    )
