@@ -1,51 +1,44 @@
-"""Shared machinery of the inspection services: firing a transition under a row
-lock and writing the case timeline only when the record belongs to a case."""
+"""Shared helpers of the inspections services.
+
+Every step of a field-work state machine goes through `cases.workflow.run` (which
+checks the role and the guards, fires, saves and writes the one chronology
+event). What is not a step — a record created, a sample or photo added — is
+written with `record_on`, on the chronology of the record's case and premises
+(field work without a case is on the premises' record)."""
 
 import datetime as dt
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
-from django_fsm import ConcurrentTransition, TransitionNotAllowed, has_transition_perm
 
-from cases.roles import Role, has_role
-from cases.services import CaseChangedError, Refused
 from cases.timeline import record_event
+from cases.workflow import chronology_links
 
-# Why a condition failed, in words an officer can act on.
-CONDITION_WORDS = {
-    "has_visit_record": "record when the visit took place, who went and the access "
-    "outcome",
-    "has_cancel_reason": "give the reason for cancelling",
-    "has_filing": "give the probable-cause statement, the court and the filing date",
-    "has_issue_date": "give the date the warrant was issued",
-    "has_denial_date": "give the date the warrant was denied",
-    "has_execution_date": "give the date the warrant was executed",
-    "confirmation_required": "only an in-person or telephone notice needs a written "
-    "confirmation (R-SPL-4)",
-    "has_confirmation_dates": "give the date the written confirmation was mailed",
-    "confirmation_overdue": "the written confirmation is not overdue yet",
-    "confirmation_settled": "record the written confirmation, or mark it missing "
-    "once overdue",
-}
+# What the role check (cases.roles.require_role) says a non-SMO actor may not do.
+FIELD_WORK = "change field-work records"
 
 
-def require_smo(actor) -> None:
-    if not has_role(actor, Role.SMO):
-        raise PermissionError("Only SMO staff may change field-work records.")
-
-
-def event(*, case, actor, kind, summary, subject=None, rule_id="", **extra) -> None:
-    """Write a timeline event on `case`, if the record belongs to one."""
-    if case is not None:
-        record_event(
-            case=case,
-            actor=actor,
-            kind=kind,
-            summary=summary,
-            subject=subject,
-            rule_id=rule_id,
-            **extra,
-        )
+def record_on(
+    subject, *, actor, kind, summary, of=None, detail="", rule_id="", **extra
+) -> None:
+    """Write a chronology entry about `subject` (not a step: `run` writes those)
+    on the case and premises of `of` (default: `subject` itself). Must run in the
+    transaction of the change."""
+    owner = of if of is not None else subject
+    case, premises = chronology_links(owner)
+    if premises is None and getattr(owner, "facility", None) is not None:
+        premises = owner.facility.premises
+    record_event(
+        case=case,
+        premises=premises,
+        actor=actor,
+        kind=kind,
+        summary=summary,
+        detail=detail,
+        rule_id=rule_id,
+        subject=subject,
+        **extra,
+    )
 
 
 def not_future(value, field: str, what: str) -> None:
@@ -65,46 +58,3 @@ def not_future(value, field: str, what: str) -> None:
 
 def local_date(value: dt.datetime) -> dt.date:
     return timezone.localtime(value).date()
-
-
-def fire(model, obj, transition: str, *, actor, fields=None):
-    """Lock `obj`'s row, set `fields`, fire `transition`, save. Returns
-    (locked_obj, from_status, transition_meta). Must run inside the caller's
-    transaction.atomic(). Raises Refused, CaseChangedError."""
-    try:
-        locked = model.objects.select_for_update().get(pk=obj.pk)
-        method = getattr(locked, transition, None)
-        if method is None or not hasattr(method, "_django_fsm"):
-            raise Refused(f"Unknown action {transition!r}.")
-        for name, value in (fields or {}).items():
-            setattr(locked, name, value)
-        if not has_transition_perm(method, actor):
-            raise Refused(why_refused(locked, method, actor))
-        from_status = locked.status
-        method()
-        locked.save()
-        return locked, from_status, method._django_fsm.get_transition(from_status)
-    except ConcurrentTransition as exc:
-        raise CaseChangedError(CaseChangedError.message) from exc
-    except TransitionNotAllowed as exc:
-        raise Refused(str(exc)) from exc
-
-
-def why_refused(obj, method, user) -> str:
-    meta = method._django_fsm
-    if not meta.has_transition(obj.status):
-        return (
-            "That action is not possible while the record is "
-            f"“{obj.get_status_display()}”."
-        )
-    transition = meta.get_transition(obj.status)
-    if not transition.has_perm(obj, user):
-        return "Your role does not allow that action."
-    failed = [c for c in transition.conditions if not c(obj)]
-    reasons = [CONDITION_WORDS.get(c.__name__, c.__name__) for c in failed]
-    return "Not yet: " + "; ".join(reasons) + "." if reasons else "Not allowed now."
-
-
-def available(obj, user, field="status"):
-    """Transitions `user` may fire on `obj` now, for buttons (FSM-derived)."""
-    return list(getattr(obj, f"get_available_user_{field}_transitions")(user))

@@ -3,7 +3,7 @@
 from django import template
 
 from cases.panels import render_panel
-from cases.roles import CASE_READERS, has_role
+from cases.roles import CASE_READERS, Role, has_role
 
 from ..selectors import case_records
 
@@ -18,4 +18,6 @@ def case_inspections_panel(context, case):
     user = getattr(request, "user", None) or context.get("user")
     if not has_role(user, *CASE_READERS):
         return ""
-    return render_panel(context, "inspections/_case_panel.html", case_records(case))
+    values = case_records(case)
+    values.update(case=case, can_write=has_role(user, Role.SMO))
+    return render_panel(context, "inspections/_case_panel.html", values)

@@ -81,7 +81,7 @@ def test_finalize_from_scheduled_is_not_possible(smo_user, scheduled):
 
 def test_finalize_without_the_smo_role_is_refused(smo_user, clerk_user, scheduled):
     inspection = record(scheduled, smo_user)
-    with pytest.raises(PermissionError):
+    with pytest.raises(Refused, match="role"):
         services.inspection_finalize(actor=clerk_user, inspection=inspection)
     assert not any(
         t.name == "finalize"
