@@ -133,39 +133,61 @@ class InspectionScheduleForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["officer"].queryset = smo_officers()
         self.fields["premises"].required = False
-        self.fields["premises"].help_text = "Or choose a facility below."
+        self.fields["premises"].help_text = (
+            "Or choose a facility below; an inspection for a case is at the "
+            "case's premises unless you choose others."
+        )
 
     def clean(self):
         data = super().clean()
-        if not data.get("premises") and not data.get("facility"):
-            raise forms.ValidationError("Choose the premises or the facility.")
+        if not (data.get("premises") or data.get("facility") or data.get("case")):
+            raise forms.ValidationError(
+                "Choose the premises or the facility (or the case they belong to)."
+            )
         return data
 
 
-@_dates
-class InspectionRecordForm(forms.ModelForm):
-    class Meta:
-        model = Inspection
-        fields = [
-            "performed_at",
-            "attendees",
-            "access_outcome",
-            "access_notes",
-            "findings",
-        ]
+class StepForm(forms.Form):
+    """The form of one step of a record's state machine (cases.views.actions):
+    `record` is the record the step is taken on (for initial values)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, record=None, **kwargs):
+        self.record = record
         super().__init__(*args, **kwargs)
-        for name in ("performed_at", "attendees", "access_outcome"):
-            self.fields[name].required = True
+
+
+@_dates
+class InspectionRecordForm(StepForm):
+    performed_at = forms.DateTimeField(label="When the visit took place")
+    attendees = forms.CharField(
+        label="Who went", max_length=300, help_text="Names of everyone who went."
+    )
+    access_outcome = forms.ChoiceField(
+        label="Access outcome", choices=[("", "—"), *Inspection.Access.choices]
+    )
+    access_notes = forms.CharField(
+        label="Access notes",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Who granted, delayed or refused access, and what was said.",
+    )
+    findings = forms.CharField(
+        label="Findings", required=False, widget=forms.Textarea(attrs={"rows": 4})
+    )
 
 
 class FindingsForm(forms.Form):
     findings = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}))
 
 
-class CancelForm(forms.Form):
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+class CancelForm(StepForm):
+    reason = forms.CharField(
+        label="Why it is cancelled", widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+
+# The forms of the inspection's steps, by the `form` key of its transitions.
+INSPECTION_STEP_FORMS = {"visit": InspectionRecordForm, "cancel": CancelForm}
 
 
 class CorrectionForm(forms.ModelForm):
@@ -199,17 +221,52 @@ class PhotoForm(forms.Form):
 
 
 class WarrantDraftForm(forms.Form):
+    """Edit the draft without filing it (the filing step's form files it)."""
+
     probable_cause = forms.CharField(
-        label="Probable-cause statement",
+        label="Draft probable-cause statement",
         widget=forms.Textarea(attrs={"rows": 5}),
         required=False,
     )
-    court = forms.CharField(max_length=200, required=False)
+    court = forms.CharField(label="Draft: court", max_length=200, required=False)
 
 
-class WarrantStepForm(forms.Form):
-    on = forms.DateField(label="Date", widget=DateInput(), required=False)
+class WarrantFilingForm(StepForm):
+    """File the application: the statement and the court (from the draft), and
+    the date it was filed."""
+
+    probable_cause = forms.CharField(
+        label="Probable-cause statement", widget=forms.Textarea(attrs={"rows": 4})
+    )
+    court = forms.CharField(max_length=200)
+    on = forms.DateField(label="Date filed", widget=DateInput())
     notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+    def __init__(self, *args, record=None, **kwargs):
+        super().__init__(*args, record=record, **kwargs)
+        if record is not None:
+            self.fields["probable_cause"].initial = record.probable_cause
+            self.fields["court"].initial = record.court
+
+
+def _warrant_date_form(label: str):
+    class WarrantDateForm(StepForm):
+        on = forms.DateField(label=label, widget=DateInput())
+        notes = forms.CharField(
+            widget=forms.Textarea(attrs={"rows": 2}), required=False
+        )
+
+    return WarrantDateForm
+
+
+# The forms of the warrant application's steps, by the `form` key of its
+# transitions.
+WARRANT_STEP_FORMS = {
+    "file": WarrantFilingForm,
+    "issued": _warrant_date_form("Date the court issued the warrant"),
+    "denied": _warrant_date_form("Date the court denied the warrant"),
+    "executed": _warrant_date_form("Date the warrant was executed"),
+}
 
 
 @_dates
@@ -257,7 +314,7 @@ class SpillForm(forms.ModelForm):
         }
 
 
-class SpillConfirmationForm(forms.Form):
+class SpillConfirmationForm(StepForm):
     confirmation_mailed_on = forms.DateField(
         label="Written confirmation mailed on (postmark)", widget=DateInput()
     )
@@ -266,8 +323,17 @@ class SpillConfirmationForm(forms.Form):
     )
 
 
-class SpillCloseForm(forms.Form):
-    notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+class SpillCloseForm(StepForm):
+    notes = forms.CharField(
+        label="Closing notes",
+        widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+    )
+
+
+# The forms of the spill notification's steps, by the `form` key of its
+# transitions.
+SPILL_STEP_FORMS = {"confirmation": SpillConfirmationForm, "close": SpillCloseForm}
 
 
 @_dates

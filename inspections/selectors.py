@@ -2,11 +2,12 @@
 
 import datetime as dt
 
-from django.db.models import Q
+from django.contrib.contenttypes.models import ContentType
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from cases.deadlines.services import deadlines_for
-from cases.models import Case, Outfall
+from cases.models import Case, CaseEvent, Outfall
 from cases.selectors import present_among
 
 from .models import (
@@ -115,3 +116,47 @@ def case_records(case):
             "approvals": case.discharge_approvals.all(),
         },
     )
+
+
+def chronology_of(*subjects):
+    """The chronology entries about `subjects` (records, or querysets of records:
+    an inspection and its samples, photos and corrections), oldest first. Every
+    record has its own chronology, with or without a case."""
+    condition = Q(pk__in=[])
+    for subject in subjects:
+        if isinstance(subject, QuerySet):
+            model, pks = subject.model, list(subject.values_list("pk", flat=True))
+        else:
+            model, pks = type(subject), [subject.pk]
+        if pks:
+            condition |= Q(
+                content_type=ContentType.objects.get_for_model(model),
+                object_id__in=pks,
+            )
+    return (
+        CaseEvent.objects.filter(condition)
+        .select_related("actor", "case")
+        .order_by("at", "id")
+    )
+
+
+def premises_chronology(premises):
+    """Everything recorded at `premises`, with or without a case, oldest first."""
+    return (
+        CaseEvent.objects.filter(premises=premises)
+        .select_related("actor", "case")
+        .order_by("at", "id")
+    )
+
+
+def premises_records(premises):
+    """The field work and cases of one premises, for its page."""
+    return {
+        "facilities": premises.facilities.all(),
+        "inspections": inspection_list()
+        .filter(premises=premises)
+        .order_by("-scheduled_for"),
+        "spills": spill_list().filter(premises=premises),
+        "cases": Case.objects.filter(premises=premises).order_by("-opened_at"),
+        "chronology": premises_chronology(premises),
+    }

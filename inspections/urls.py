@@ -9,9 +9,14 @@ urlpatterns = [
     path("calendar/", views.calendar, name="calendar"),
     path("new/", views.inspection_new, name="inspection_new"),
     path("<int:pk>/", views.inspection_detail, name="inspection_detail"),
+    path("<int:pk>/step/<slug:name>/", views.inspection_step, name="inspection_step"),
     path("<int:pk>/<slug:action>/", views.inspection_action, name="inspection_action"),
     path("photos/<int:pk>/", views.inspection_photo, name="inspection_photo"),
     path("warrants/<int:pk>/", views.warrant_detail, name="warrant_detail"),
+    path(
+        "warrants/<int:pk>/step/<slug:name>/", views.warrant_step, name="warrant_step"
+    ),
+    path("premises/<int:pk>/", views.premises_detail, name="premises_detail"),
     path("facilities/", views.facility_list, name="facility_list"),
     path("facilities/new/", views.facility_edit, name="facility_new"),
     path("facilities/<int:pk>/", views.facility_detail, name="facility_detail"),
@@ -29,6 +34,8 @@ urlpatterns = [
     path("spills/", views.spill_list, name="spill_list"),
     path("spills/new/", views.spill_new, name="spill_new"),
     path("spills/<int:pk>/", views.spill_detail, name="spill_detail"),
+    path("spills/<int:pk>/step/<slug:name>/", views.spill_step, name="spill_step"),
+    path("spills/<int:pk>/open-case/", views.spill_open_case, name="spill_open_case"),
     path("dye-tests/", views.dyetest_list, name="dyetest_list"),
     path("approvals/", views.approval_list, name="approval_list"),
 ]

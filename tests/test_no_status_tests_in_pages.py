@@ -31,9 +31,6 @@ ALLOWED: list[tuple[str, str]] = [
     ("templates/enforcement/notice_detail.html", "notice.status == 'draft'"),
     ("templates/enforcement/notice_detail.html", "notice.status != 'superseded'"),
     ("templates/enforcement/notice_detail.html", "notice.status == 'issued'"),
-    ("templates/inspections/inspection_detail.html", 'inspection.status == "recorded"'),
-    ("templates/inspections/spill_detail.html", "spill.status == 'recorded'"),
-    ("templates/inspections/warrant_detail.html", 'warrant.status == "draft"'),
     ("enforcement/views/appeals.py", 'appeal.status == "decided"'),
 ]
 

@@ -3,6 +3,7 @@ and search-warrant applications (§ 132-11: R-ACC-1, R-ACC-3, R-ACC-4)."""
 
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
 from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
@@ -123,6 +124,9 @@ class Inspection(ConcurrentTransitionMixin, models.Model):
                 self._refuse_changes_to_finalized(stored)
         super().save(*args, **kwargs)
 
+    def get_absolute_url(self) -> str:
+        return reverse("inspections:inspection_detail", args=[self.pk])
+
     def _refuse_changes_to_finalized(self, stored: dict) -> None:
         changed = []
         for field in self._meta.concrete_fields:
@@ -154,6 +158,16 @@ class Inspection(ConcurrentTransitionMixin, models.Model):
     def access_refused(self) -> bool:
         return self.access_outcome == self.Access.REFUSED
 
+    @property
+    def takes_findings_edits(self) -> bool:
+        """Recorded but not finalized: the findings may still be edited."""
+        return self.status == InspectionStatus.RECORDED
+
+    @property
+    def takes_samples(self) -> bool:
+        """Samples and photos are added until it is finalized or cancelled."""
+        return self.status in {InspectionStatus.SCHEDULED, InspectionStatus.RECORDED}
+
     # --- conditions -------------------------------------------------------
     @guard(
         "record when the visit took place, who went and the access outcome",
@@ -177,7 +191,7 @@ class Inspection(ConcurrentTransitionMixin, models.Model):
         target=InspectionStatus.RECORDED,
         permission=is_smo,
         conditions=[has_visit_record],
-        custom={"label": "Record the visit", "rule_id": "R-ACC-1"},
+        custom={"label": "Record the visit", "rule_id": "R-ACC-1", "form": "visit"},
     )
     def record_visit(self):
         pass
@@ -198,7 +212,7 @@ class Inspection(ConcurrentTransitionMixin, models.Model):
         target=InspectionStatus.CANCELLED,
         permission=is_smo,
         conditions=[has_cancel_reason],
-        custom={"label": "Cancel"},
+        custom={"label": "Cancel the inspection", "form": "cancel"},
     )
     def cancel(self):
         pass
@@ -354,6 +368,24 @@ class WarrantApplication(ConcurrentTransitionMixin, models.Model):
     def __str__(self):
         return f"Warrant application {self.pk} ({self.get_status_display()})"
 
+    def get_absolute_url(self) -> str:
+        return reverse("inspections:warrant_detail", args=[self.pk])
+
+    @property
+    def premises(self):
+        """The premises of the inspection it follows (its chronology's place)."""
+        return self.inspection.premises
+
+    @property
+    def is_draft(self) -> bool:
+        """Still a draft: the statement and the court may be edited."""
+        return self.status == WarrantStatus.DRAFT
+
+    @property
+    def was_executed(self) -> bool:
+        """The warrant was executed: the entry it allows may be recorded."""
+        return self.status == WarrantStatus.EXECUTED
+
     @guard(
         "give the probable-cause statement, the court and the filing date",
         rule="R-ACC-4",
@@ -383,7 +415,7 @@ class WarrantApplication(ConcurrentTransitionMixin, models.Model):
         target=WarrantStatus.FILED,
         permission=is_smo,
         conditions=[has_filing],
-        custom={"label": "File with the court", "rule_id": "R-ACC-4"},
+        custom={"label": "File with the court", "rule_id": "R-ACC-4", "form": "file"},
     )
     def file(self):
         pass
@@ -394,7 +426,11 @@ class WarrantApplication(ConcurrentTransitionMixin, models.Model):
         target=WarrantStatus.ISSUED,
         permission=is_smo,
         conditions=[has_issue_date],
-        custom={"label": "Record warrant issued", "rule_id": "R-ACC-4"},
+        custom={
+            "label": "Record the warrant issued",
+            "rule_id": "R-ACC-4",
+            "form": "issued",
+        },
     )
     def record_issued(self):
         pass
@@ -405,7 +441,11 @@ class WarrantApplication(ConcurrentTransitionMixin, models.Model):
         target=WarrantStatus.DENIED,
         permission=is_smo,
         conditions=[has_denial_date],
-        custom={"label": "Record warrant denied", "rule_id": "R-ACC-4"},
+        custom={
+            "label": "Record the warrant denied",
+            "rule_id": "R-ACC-4",
+            "form": "denied",
+        },
     )
     def record_denied(self):
         pass
@@ -416,7 +456,11 @@ class WarrantApplication(ConcurrentTransitionMixin, models.Model):
         target=WarrantStatus.EXECUTED,
         permission=is_smo,
         conditions=[has_execution_date],
-        custom={"label": "Record warrant executed", "rule_id": "R-ACC-4"},
+        custom={
+            "label": "Record the warrant executed",
+            "rule_id": "R-ACC-4",
+            "form": "executed",
+        },
     )
     def record_executed(self):
         pass

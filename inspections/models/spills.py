@@ -2,12 +2,32 @@
 
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
 from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
 from cases.workflow import guard
 
 from .common import is_smo
+
+
+def _steps_on_page(text: str):
+    """fix= of a guard: the spill's own page, at its steps."""
+
+    def fix(spill):
+        return (f"{spill.get_absolute_url()}#steps", text)
+
+    return fix
+
+
+def _confirmation_due(spill):
+    deadline = spill.confirmation_deadline
+    if deadline is None:
+        return None
+    return (
+        reverse("deadlines:detail", args=[deadline.pk]),
+        f"Due {deadline.due_date:%a %Y-%m-%d}",
+    )
 
 
 class SpillStatus(models.TextChoices):
@@ -125,6 +145,14 @@ class SpillNotification(ConcurrentTransitionMixin, models.Model):
     def __str__(self):
         return f"Spill {self.pk}: {self.material} at {self.premises}"
 
+    def get_absolute_url(self) -> str:
+        return reverse("inspections:spill_detail", args=[self.pk])
+
+    @property
+    def awaiting_confirmation(self) -> bool:
+        """R-SPL-4: a written confirmation is expected and not yet recorded."""
+        return self.needs_written_confirmation and self.status == SpillStatus.RECORDED
+
     @property
     def needs_written_confirmation(self) -> bool:
         """R-SPL-4: in-person and telephone notices are confirmed in writing."""
@@ -149,18 +177,24 @@ class SpillNotification(ConcurrentTransitionMixin, models.Model):
         return d is not None and d.status == d.Status.MISSED
 
     @property
+    def confirmation_missing(self) -> bool:
+        """R-SPL-4: marked missing after its due date."""
+        return self.status == SpillStatus.MISSING
+
+    @property
     def needs_case(self) -> bool:
         """A late or missing notice or confirmation, or no case yet for one."""
         return self.case_id is None and (
             self.notice_late
             or self.notice_missing
             or self.confirmation_late
-            or self.status == SpillStatus.MISSING
+            or self.confirmation_missing
         )
 
     # --- conditions -------------------------------------------------------
     @guard(
-        "only an in-person or telephone notice needs a written confirmation",
+        "only an in-person or telephone notice is confirmed in writing; this one "
+        "needs no written confirmation",
         form=False,
         rule="R-SPL-4",
     )
@@ -171,7 +205,13 @@ class SpillNotification(ConcurrentTransitionMixin, models.Model):
     def has_confirmation_dates(self) -> bool:
         return self.confirmation_mailed_on is not None
 
-    @guard("the written confirmation is not overdue yet", form=False, rule="R-SPL-4")
+    @guard(
+        "the written confirmation is not overdue yet; it can be marked missing "
+        "after its due date",
+        form=False,
+        rule="R-SPL-4",
+        fix=_confirmation_due,
+    )
     def confirmation_overdue(self) -> bool:
         d = self.confirmation_deadline
         return d is not None and d.has_passed()
@@ -180,11 +220,10 @@ class SpillNotification(ConcurrentTransitionMixin, models.Model):
         "record the written confirmation, or mark it missing once overdue",
         form=False,
         rule="R-SPL-4",
+        fix=_steps_on_page("Record the written confirmation"),
     )
     def confirmation_settled(self) -> bool:
-        return not (
-            self.needs_written_confirmation and self.status == SpillStatus.RECORDED
-        )
+        return not self.awaiting_confirmation
 
     # --- transitions ------------------------------------------------------
     @transition(
@@ -193,7 +232,11 @@ class SpillNotification(ConcurrentTransitionMixin, models.Model):
         target=SpillStatus.CONFIRMED,
         permission=is_smo,
         conditions=[confirmation_required, has_confirmation_dates],
-        custom={"label": "Record written confirmation", "rule_id": "R-SPL-4"},
+        custom={
+            "label": "Record the written confirmation",
+            "rule_id": "R-SPL-4",
+            "form": "confirmation",
+        },
     )
     def record_confirmation(self):
         pass
@@ -204,7 +247,10 @@ class SpillNotification(ConcurrentTransitionMixin, models.Model):
         target=SpillStatus.MISSING,
         permission=is_smo,
         conditions=[confirmation_required, confirmation_overdue],
-        custom={"label": "Mark written confirmation missing", "rule_id": "R-SPL-4"},
+        custom={
+            "label": "Mark the written confirmation missing",
+            "rule_id": "R-SPL-4",
+        },
     )
     def mark_confirmation_missing(self):
         pass
@@ -215,7 +261,11 @@ class SpillNotification(ConcurrentTransitionMixin, models.Model):
         target=SpillStatus.CLOSED,
         permission=is_smo,
         conditions=[confirmation_settled],
-        custom={"label": "Close", "rule_id": "R-SPL-1"},
+        custom={
+            "label": "Close the spill record",
+            "rule_id": "R-SPL-1",
+            "form": "close",
+        },
     )
     def close(self):
         pass

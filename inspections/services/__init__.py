@@ -1,8 +1,9 @@
 """Writes of the inspections app: every change to field-work records goes here.
 
 Each service takes the acting user, runs in one transaction, and writes the case
-timeline event (kinds "inspection", "spill", "outfall") when the record belongs
-to a case. Legal dates come only from cases.deadlines.services.open_deadline."""
+chronology event (kinds "inspection", "spill", "outfall") on the record, its
+premises and its case if it has one; every step of a state machine runs through
+cases.workflow.run. Legal dates come only from cases.deadlines.services.open_deadline."""
 
 from .approvals import approval_record, dye_test_record
 from .facilities import (
@@ -17,6 +18,7 @@ from .facilities import (
 )
 from .inspections import (
     CORRECTABLE_FIELDS,
+    WARRANT_STEPS,
     inspection_add_correction,
     inspection_cancel,
     inspection_finalize,
@@ -41,6 +43,7 @@ from .spills import (
 
 __all__ = [
     "CORRECTABLE_FIELDS",
+    "WARRANT_STEPS",
     "approval_record",
     "bmp_mark_satisfied_by_permit",
     "bmp_require",

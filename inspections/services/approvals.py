@@ -3,23 +3,24 @@
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from cases.roles import Role, require_role
+
 from ..models import DischargeApproval, DyeTestNotice
-from ._common import event, not_future, require_smo
+from ._common import FIELD_WORK, not_future, record_on
 
 
 def dye_test_record(*, actor, premises, case=None, **fields) -> DyeTestNotice:
     """Record the verbal notice of a dye test (R-PRO-4). A notice given after the
     test is recorded and flagged, not refused. Who: SMO staff.
     Raises ValidationError (a notice time in the future)."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     notice = DyeTestNotice(premises=premises, case=case, received_by=actor, **fields)
     not_future(notice.notified_at, "notified_at", "The verbal notice")
     notice.full_clean()
     with transaction.atomic():
         notice.save()
         flag = " — notice given AFTER the test" if notice.notice_after_test else ""
-        event(
-            case=case,
+        record_on(
             actor=actor,
             kind="inspection",
             summary=f"Dye-test notice from {notice.notified_by}{flag}",
@@ -33,7 +34,7 @@ def approval_record(*, actor, premises, case=None, **fields) -> DischargeApprova
     """Record a written SMO approval of a discharge to protect life or property
     from imminent harm, for a stated period on conditions (R-PRO-3).
     Who: SMO staff. Raises ValidationError."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     approval = DischargeApproval(
         premises=premises, case=case, approved_by=actor, **fields
     )
@@ -51,8 +52,7 @@ def approval_record(*, actor, premises, case=None, **fields) -> DischargeApprova
     approval.full_clean()
     with transaction.atomic():
         approval.save()
-        event(
-            case=case,
+        record_on(
             actor=actor,
             kind="inspection",
             summary=f"SMO discharge approval {approval.reference} "

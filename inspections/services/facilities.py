@@ -12,6 +12,7 @@ from cases.deadlines.services import (
     open_deadline_for,
     waive_deadline,
 )
+from cases.roles import Role, require_role
 
 from ..models import (
     BMPRequirement,
@@ -20,7 +21,7 @@ from ..models import (
     Facility,
     MonitoringEquipment,
 )
-from ._common import event, not_future, require_smo
+from ._common import FIELD_WORK, not_future, record_on
 
 FACILITY_FIELDS = (
     "premises",
@@ -42,7 +43,7 @@ def facility_save(*, actor, facility: Facility | None = None, **fields) -> Facil
     """Create or update a facility with its SPDES permit (R-IND-1, R-PRO-5).
     Who: SMO staff. Raises ValidationError (e.g. a "construction" permit for less
     than 1/8 acre, R-DEF-1) with nothing saved."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     facility = facility or Facility()
     for name in FACILITY_FIELDS:
         if name in fields:
@@ -59,7 +60,7 @@ def proof_request_create(
 ) -> ComplianceProofRequest:
     """Ask a permittee for proof of compliance with its permit (R-IND-1).
     Who: SMO staff. Raises ValidationError."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     not_future(requested_on, "requested_on", "The request date")
     if not what_is_required.strip():
         raise ValidationError({"what_is_required": "Say what proof is required."})
@@ -71,8 +72,7 @@ def proof_request_create(
             requested_by=actor,
             what_is_required=what_is_required,
         )
-        event(
-            case=case,
+        record_on(
             actor=actor,
             kind="inspection",
             summary=f"Proof of permit compliance requested from {facility.name}",
@@ -87,7 +87,7 @@ def proof_record(
     *, actor, request, received_on: dt.date, description: str, accepted: bool
 ) -> ComplianceProofRequest:
     """File the proof of compliance received (R-IND-1). Who: SMO staff."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     not_future(received_on, "proof_received_on", "The date received")
     if received_on < request.requested_on:
         raise ValidationError(
@@ -103,8 +103,7 @@ def proof_record(
         req.proof_description = description
         req.accepted = accepted
         req.save()
-        event(
-            case=req.case,
+        record_on(
             actor=actor,
             kind="inspection",
             summary=f"Proof of permit compliance filed ({'accepted' if accepted else 'not accepted'})",
@@ -116,7 +115,7 @@ def proof_record(
 
 def equipment_create(*, actor, facility, **fields) -> MonitoringEquipment:
     """Register monitoring equipment on a facility (R-ACC-2). Who: SMO staff."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     equipment = MonitoringEquipment(facility=facility, **fields)
     not_future(equipment.installed_on, "installed_on", "The installation date")
     if not equipment.calibration_interval_months:
@@ -135,7 +134,7 @@ def calibration_record(
     """Record a calibration (R-ACC-2): meets the open recalibration deadline and
     opens the next one, `calibration_interval_months` later. Who: SMO staff.
     Raises ValidationError for a date in the future or before the last calibration."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     not_future(calibrated_on, "calibrated_on", "The calibration date")
     if not calibrated_by.strip():
         raise ValidationError({"calibrated_by": "Say who calibrated it."})
@@ -185,7 +184,7 @@ def bmp_require(
 ) -> BMPRequirement:
     """Require best management practices of a person (R-BMP-1) and open the
     implementation deadline (`days_to_implement` calendar days). Who: SMO staff."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     not_future(required_on, "required_on", "The requirement date")
     if not days_to_implement or days_to_implement < 1:
         raise ValidationError({"days_to_implement": "Give at least one day."})
@@ -206,8 +205,7 @@ def bmp_require(
         )
         bmp.full_clean()
         bmp.save()
-        event(
-            case=case,
+        record_on(
             actor=actor,
             kind="inspection",
             summary=f"{bmp.get_practice_type_display()} BMPs required at {premises}",
@@ -229,7 +227,7 @@ def bmp_require(
 def bmp_verify(*, actor, bmp, verified_on: dt.date, notes: str) -> BMPRequirement:
     """Record that the BMPs were verified in place; meets the R-BMP-1 deadline
     (late if after it). Who: SMO staff."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     not_future(verified_on, "verified_on", "The verification date")
     if verified_on < bmp.required_on:
         raise ValidationError(
@@ -245,8 +243,7 @@ def bmp_verify(*, actor, bmp, verified_on: dt.date, notes: str) -> BMPRequiremen
         deadline = open_deadline_for(bmp, "R-BMP-1")
         if deadline is not None:
             meet_deadline(deadline, on=verified_on, actor=actor)
-        event(
-            case=bmp.case,
+        record_on(
             actor=actor,
             kind="inspection",
             summary=f"BMPs verified on {verified_on:%Y-%m-%d}",
@@ -261,7 +258,7 @@ def bmp_mark_satisfied_by_permit(*, actor, bmp) -> BMPRequirement:
     """§ 132-8: a valid industrial SPDES permit of the facility counts as compliance
     with the BMP requirement; the deadline is waived. Who: SMO staff. Raises
     ValidationError when the facility holds no valid industrial permit today."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     with transaction.atomic():
         bmp = BMPRequirement.objects.select_for_update().get(pk=bmp.pk)
         facility = bmp.facility
@@ -283,8 +280,7 @@ def bmp_mark_satisfied_by_permit(*, actor, bmp) -> BMPRequirement:
                 reason=f"Satisfied by industrial SPDES permit {facility.permit_number}.",
                 actor=actor,
             )
-        event(
-            case=bmp.case,
+        record_on(
             actor=actor,
             kind="inspection",
             summary=f"BMP requirement satisfied by SPDES permit {facility.permit_number}",

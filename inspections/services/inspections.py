@@ -1,16 +1,21 @@
 """Inspections (R-ACC-1), their samples, photos and corrections, the case an
-obstructed access opens (R-ACC-3), and warrant applications (R-ACC-4)."""
+obstructed access opens (R-ACC-3), and warrant applications (R-ACC-4).
+
+Every step of an inspection or a warrant application runs through
+`cases.workflow.run`; what is not a step is written with `record_on`."""
 
 import datetime as dt
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from cases.models import CaseKind, CaseSource
-from cases.roles import Role, has_role
-from cases.services import Refused, case_open
+from cases.roles import Role, has_role, require_role
+from cases.services import case_open
 from cases.uploads import process_image_upload
+from cases.workflow import Reason, Refused, run
 
 from ..models import (
     Inspection,
@@ -21,7 +26,7 @@ from ..models import (
     Sample,
     WarrantApplication,
 )
-from ._common import event, fire, local_date, not_future, require_smo
+from ._common import FIELD_WORK, local_date, not_future, record_on
 
 CORRECTABLE_FIELDS = {
     "performed_at": "When the visit took place",
@@ -32,6 +37,31 @@ CORRECTABLE_FIELDS = {
     "sample": "A sample",
     "other": "Something else",
 }
+
+
+def _premises_for(*, premises, facility, case):
+    """The premises an inspection is scheduled at: given, the facility's, or the
+    case's. A case without premises is refused with the way to add them."""
+    if facility is not None:
+        premises = premises or facility.premises
+        if facility.premises_id != premises.pk:
+            raise ValidationError({"facility": "That facility is on other premises."})
+    if premises is None and case is not None:
+        if case.premises is None:
+            raise Refused(
+                Reason(
+                    f"case {case.number} has no premises yet: an inspection is of "
+                    "a premises, so add the premises to the case first",
+                    rule_id="R-ACC-1",
+                    url=reverse("cases:edit", args=[case.number]),
+                    link_text="Add the premises",
+                ),
+                lead="Not scheduled:",
+            )
+        premises = case.premises
+    if premises is None:
+        raise ValidationError({"premises": "Choose the premises or the facility."})
+    return premises
 
 
 def inspection_schedule(
@@ -45,15 +75,11 @@ def inspection_schedule(
     case=None,
     purpose: str = "",
 ) -> Inspection:
-    """Schedule a routine, complaint or follow-up inspection (R-ACC-1).
-    Who: SMO staff. Raises ValidationError."""
-    require_smo(actor)
-    if facility is not None:
-        premises = premises or facility.premises
-        if facility.premises_id != premises.pk:
-            raise ValidationError({"facility": "That facility is on other premises."})
-    if premises is None:
-        raise ValidationError({"premises": "Choose the premises or the facility."})
+    """Schedule a routine, complaint or follow-up inspection (R-ACC-1) of the
+    premises given, the facility's or the case's. Who: SMO staff. Raises
+    ValidationError, Refused (a case without premises: with the link to add them)."""
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
+    premises = _premises_for(premises=premises, facility=facility, case=case)
     if not has_role(officer, Role.SMO):
         raise ValidationError(
             {"officer": "The officer must be a member of the SMO staff."}
@@ -69,15 +95,15 @@ def inspection_schedule(
             purpose=purpose,
             created_by=actor,
         )
-        event(
-            case=case,
+        record_on(
+            inspection,
             actor=actor,
             kind="inspection",
             summary=f"{inspection.get_kind_display()} inspection scheduled for "
             f"{timezone.localtime(scheduled_for):%Y-%m-%d %H:%M} "
             f"({officer.get_full_name() or officer.username})",
-            subject=inspection,
             rule_id="R-ACC-1",
+            to_status=inspection.status,
         )
     return inspection
 
@@ -91,10 +117,11 @@ def inspection_record(
     access_outcome: str,
     access_notes: str = "",
     findings: str = "",
+    expected_status: str | None = None,
 ) -> Inspection:
     """Record the visit: when, who went and the access outcome (R-ACC-1).
     Who: SMO staff. Raises ValidationError, Refused, CaseChangedError."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     not_future(performed_at, "performed_at", "The visit time")
     if access_outcome not in Inspection.Access.values:
         raise ValidationError({"access_outcome": "Choose the access outcome."})
@@ -105,104 +132,85 @@ def inspection_record(
                 "(R-ACC-3)."
             }
         )
-    with transaction.atomic():
-        locked, from_status, meta = fire(
-            Inspection,
-            inspection,
-            "record_visit",
-            actor=actor,
-            fields={
-                "performed_at": performed_at,
-                "attendees": attendees,
-                "access_outcome": access_outcome,
-                "access_notes": access_notes,
-                "findings": findings,
-            },
-        )
-        event(
-            case=locked.case,
-            actor=actor,
-            kind="inspection",
-            summary=f"Inspection recorded: {locked.get_access_outcome_display()}",
-            detail=findings,
-            subject=locked,
-            rule_id="R-ACC-3" if locked.access_obstructed else "R-ACC-1",
-            from_status=from_status,
-            to_status=locked.status,
-        )
-    return locked
+    outcome = Inspection.Access(access_outcome).label
+    when = timezone.localtime(performed_at) if performed_at else None
+    return run(
+        inspection,
+        "record_visit",
+        actor=actor,
+        fields={
+            "performed_at": performed_at,
+            "attendees": attendees,
+            "access_outcome": access_outcome,
+            "access_notes": access_notes,
+            "findings": findings,
+        },
+        expected_status=expected_status,
+        event_kind="inspection",
+        summary=lambda label, was, now: (
+            f"Inspection {inspection.pk} recorded: "
+            f"{outcome}" + (f" ({when:%Y-%m-%d %H:%M})" if when else "")
+        ),
+        detail="\n\n".join(t for t in (access_notes, findings) if t),
+    )
 
 
 def inspection_update_findings(*, actor, inspection, findings: str) -> Inspection:
     """Change the findings of a recorded (not yet finalized) inspection.
     Who: SMO staff. Raises LockedRecordError once finalized."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     with transaction.atomic():
         locked = Inspection.objects.select_for_update().get(pk=inspection.pk)
-        if locked.status != InspectionStatus.RECORDED:
+        if not locked.takes_findings_edits:
             raise LockedRecordError(
                 "Findings can be edited only on a recorded inspection that is not "
                 "finalized; add a correction instead."
             )
         locked.findings = findings
         locked.save()
-        event(
-            case=locked.case,
+        record_on(
+            locked,
             actor=actor,
             kind="inspection",
-            summary="Inspection findings edited (before finalizing)",
+            summary=f"Inspection {locked.pk} findings edited (before finalizing)",
             detail=findings,
-            subject=locked,
         )
     return locked
 
 
-def inspection_finalize(*, actor, inspection) -> Inspection:
+def inspection_finalize(
+    *, actor, inspection, expected_status: str | None = None
+) -> Inspection:
     """Finalize and lock the inspection. Who: SMO staff. Raises Refused."""
-    require_smo(actor)
-    with transaction.atomic():
-        locked, from_status, meta = fire(
-            Inspection,
-            inspection,
-            "finalize",
-            actor=actor,
-            fields={"finalized_by": actor},
-        )
-        event(
-            case=locked.case,
-            actor=actor,
-            kind="inspection",
-            summary="Inspection finalized and locked",
-            subject=locked,
-            rule_id="R-ACC-1",
-            from_status=from_status,
-            to_status=locked.status,
-        )
-    return locked
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
+    return run(
+        inspection,
+        "finalize",
+        actor=actor,
+        fields={"finalized_by": actor},
+        expected_status=expected_status,
+        event_kind="inspection",
+        summary=lambda label, was, now: (
+            f"Inspection {inspection.pk} finalized and locked"
+        ),
+    )
 
 
-def inspection_cancel(*, actor, inspection, reason: str) -> Inspection:
+def inspection_cancel(
+    *, actor, inspection, reason: str, expected_status: str | None = None
+) -> Inspection:
     """Cancel a scheduled inspection. Who: SMO staff. Raises Refused."""
-    require_smo(actor)
-    with transaction.atomic():
-        locked, from_status, meta = fire(
-            Inspection,
-            inspection,
-            "cancel",
-            actor=actor,
-            fields={"cancelled_reason": reason},
-        )
-        event(
-            case=locked.case,
-            actor=actor,
-            kind="inspection",
-            summary="Inspection cancelled",
-            detail=reason,
-            subject=locked,
-            from_status=from_status,
-            to_status=locked.status,
-        )
-    return locked
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
+    return run(
+        inspection,
+        "cancel",
+        actor=actor,
+        fields={"cancelled_reason": reason},
+        expected_status=expected_status,
+        event_kind="inspection",
+        summary=lambda label, was, now: f"Inspection {inspection.pk} cancelled",
+        detail=reason,
+    )
 
 
 def inspection_add_correction(
@@ -210,7 +218,7 @@ def inspection_add_correction(
 ) -> InspectionCorrection:
     """Add a correction beside a finalized inspection (the inspection itself never
     changes). Who: SMO staff. Raises ValidationError."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     if field_name not in CORRECTABLE_FIELDS:
         raise ValidationError({"field_name": "Choose what is corrected."})
     if not corrected_text.strip() or not reason.strip():
@@ -229,14 +237,14 @@ def inspection_add_correction(
             reason=reason,
             created_by=actor,
         )
-        event(
-            case=locked.case,
+        record_on(
+            correction,
+            of=locked,
             actor=actor,
             kind="inspection",
             summary=f"Correction added to inspection {locked.pk}: "
             f"{CORRECTABLE_FIELDS[field_name]}",
             detail=f"{corrected_text}\n\nReason: {reason}",
-            subject=correction,
         )
     return correction
 
@@ -244,7 +252,7 @@ def inspection_add_correction(
 def sample_add(*, actor, inspection, **fields) -> Sample:
     """Record a sample taken on the inspection. Who: SMO staff. Raises
     ValidationError (a sample date after today is refused), LockedRecordError."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     not_future(fields.get("sampled_on"), "sampled_on", "The sampling date")
     if not str(fields.get("chain_of_custody_number", "")).strip():
         raise ValidationError(
@@ -261,12 +269,12 @@ def sample_add(*, actor, inspection, **fields) -> Sample:
         sample = Sample(inspection=locked, recorded_by=actor, **fields)
         sample.full_clean()
         sample.save()
-        event(
-            case=locked.case,
+        record_on(
+            sample,
+            of=locked,
             actor=actor,
             kind="inspection",
-            summary=f"Sample recorded: {sample}",
-            subject=sample,
+            summary=f"Sample recorded on inspection {locked.pk}: {sample}",
             rule_id="R-ACC-1",
         )
     return sample
@@ -275,7 +283,7 @@ def sample_add(*, actor, inspection, **fields) -> Sample:
 def photo_add(*, actor, inspection, upload, caption: str = "") -> InspectionPhoto:
     """Attach a photo: decoded, re-encoded without metadata, original kept
     privately with its SHA-256. Who: SMO staff. Raises ValidationError."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     processed = process_image_upload(upload)
     with transaction.atomic():
         locked = Inspection.objects.select_for_update().get(pk=inspection.pk)
@@ -291,13 +299,13 @@ def photo_add(*, actor, inspection, upload, caption: str = "") -> InspectionPhot
             uploaded_by=actor,
         )
         photo.save()
-        event(
-            case=locked.case,
+        record_on(
+            photo,
+            of=locked,
             actor=actor,
             kind="inspection",
-            summary=f"Inspection photo added ({processed.original_name})",
+            summary=f"Inspection {locked.pk} photo added ({processed.original_name})",
             detail=f"SHA-256 {processed.original_sha256}",
-            subject=photo,
         )
     return photo
 
@@ -305,7 +313,7 @@ def photo_add(*, actor, inspection, upload, caption: str = "") -> InspectionPhot
 def inspection_open_case(*, actor, inspection):
     """Open an access-obstruction case (R-ACC-3) from a delayed or refused
     inspection and link it. Who: SMO staff. Raises ValidationError."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     with transaction.atomic():
         locked = Inspection.objects.select_for_update().get(pk=inspection.pk)
         if not locked.access_obstructed:
@@ -329,14 +337,13 @@ def inspection_open_case(*, actor, inspection):
         )
         locked.case = case  # fills an empty link: allowed even when finalized
         locked.save()
-        event(
-            case=case,
+        record_on(
+            locked,
             actor=actor,
             kind="inspection",
             summary=f"Inspection {locked.pk} ({when:%Y-%m-%d %H:%M}): "
             f"{locked.get_access_outcome_display()}",
             detail=locked.access_notes,
-            subject=locked,
             rule_id="R-ACC-3",
         )
     return case
@@ -347,7 +354,7 @@ def warrant_start(
 ) -> WarrantApplication:
     """Start a search-warrant application after access was refused (R-ACC-4).
     Who: SMO staff. Raises ValidationError when access was not refused."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     with transaction.atomic():
         locked = Inspection.objects.select_for_update().get(pk=inspection.pk)
         if not locked.access_refused:
@@ -362,12 +369,12 @@ def warrant_start(
             court=court,
             prepared_by=actor,
         )
-        event(
-            case=locked.case,
+        record_on(
+            warrant,
             actor=actor,
             kind="inspection",
-            summary="Search-warrant application started",
-            subject=warrant,
+            summary=f"Search-warrant application {warrant.pk} started after "
+            f"inspection {locked.pk} (access refused)",
             rule_id="R-ACC-4",
             to_status=warrant.status,
         )
@@ -378,10 +385,10 @@ def warrant_update_draft(
     *, actor, warrant, probable_cause: str, court: str
 ) -> WarrantApplication:
     """Edit a draft application. Who: SMO staff."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     with transaction.atomic():
         locked = WarrantApplication.objects.select_for_update().get(pk=warrant.pk)
-        if locked.status != locked._meta.get_field("status").default:
+        if not locked.is_draft:
             raise ValidationError("Only a draft application can be edited.")
         locked.probable_cause = probable_cause
         locked.court = court
@@ -396,48 +403,75 @@ WARRANT_DATE_FIELD = {
     "record_executed": "executed_on",
 }
 
+# The steps of a warrant application a page may take (each with its date).
+WARRANT_STEPS = tuple(WARRANT_DATE_FIELD)
+
+# How the chronology words each step of a warrant application.
+WARRANT_WORDS = {
+    "file": "filed with the court",
+    "record_issued": "search warrant issued",
+    "record_denied": "search warrant denied",
+    "record_executed": "search warrant executed",
+}
+
 
 def warrant_advance(
-    *, actor, warrant, transition: str, on: dt.date | None, notes: str = ""
+    *,
+    actor,
+    warrant,
+    transition: str,
+    on: dt.date | None,
+    notes: str = "",
+    probable_cause: str | None = None,
+    court: str | None = None,
+    expected_status: str | None = None,
 ) -> WarrantApplication:
     """File the application, record the court's decision, or its execution
-    (R-ACC-4). `on` is the date of that step. Who: SMO staff. Raises
-    ValidationError for an impossible date, Refused."""
-    require_smo(actor)
+    (R-ACC-4). `on` is the date of that step; filing may also give the
+    probable-cause statement and the court. Who: SMO staff. Raises
+    ValidationError for an impossible date, Refused, CaseChangedError."""
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     if transition not in WARRANT_DATE_FIELD:
-        raise Refused(f"Unknown action {transition!r}.")
+        raise Refused(f"There is no step “{transition}” for a warrant application.")
     field = WARRANT_DATE_FIELD[transition]
     not_future(on, field, "That date")
-    with transaction.atomic():
-        current = WarrantApplication.objects.select_for_update().get(pk=warrant.pk)
+    fields = {field: on}
+    if transition == "file":
+        if probable_cause is not None:
+            fields["probable_cause"] = probable_cause
+        if court is not None:
+            fields["court"] = court
+
+    def after_the_previous_step(locked):
+        performed = locked.inspection.performed_at
         earlier = {
-            "filed_on": local_date(current.inspection.performed_at)
-            if current.inspection.performed_at
-            else None,
-            "issued_on": current.filed_on,
-            "denied_on": current.filed_on,
-            "executed_on": current.issued_on,
+            "filed_on": local_date(performed) if performed else None,
+            "issued_on": locked.filed_on,
+            "denied_on": locked.filed_on,
+            "executed_on": locked.issued_on,
         }[field]
         if on is not None and earlier is not None and on < earlier:
             raise ValidationError(
                 {field: f"This date is before the previous step ({earlier:%Y-%m-%d})."}
             )
-        fields = {field: on}
         if notes:
-            fields["outcome_notes"] = (current.outcome_notes + "\n" + notes).strip()
-        locked, from_status, meta = fire(
-            WarrantApplication, current, transition, actor=actor, fields=fields
-        )
-        event(
-            case=locked.case or locked.inspection.case,
-            actor=actor,
-            kind="inspection",
-            summary=f"Warrant application: {meta.custom['label']} "
-            f"({on:%Y-%m-%d})" + (f" — {locked.court}" if locked.court else ""),
-            detail=notes,
-            subject=locked,
-            rule_id="R-ACC-4",
-            from_status=from_status,
-            to_status=locked.status,
-        )
-    return locked
+            locked.outcome_notes = (locked.outcome_notes + "\n" + notes).strip()
+
+    def words(label, was, now):
+        court_name = fields.get("court") or warrant.court
+        text = f"Warrant application {warrant.pk}: {WARRANT_WORDS[transition]}"
+        if on is not None:
+            text += f" on {on:%Y-%m-%d}"
+        return text + (f" — {court_name}" if court_name else "")
+
+    return run(
+        warrant,
+        transition,
+        actor=actor,
+        fields=fields,
+        expected_status=expected_status,
+        event_kind="inspection",
+        summary=words,
+        detail=notes,
+        before=after_the_previous_step,
+    )

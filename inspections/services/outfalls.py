@@ -5,10 +5,11 @@ from django.db import transaction
 
 from cases.deadlines.services import open_deadline, open_deadline_for, waive_deadline
 from cases.models import CaseKind, CaseSource, Outfall
+from cases.roles import Role, require_role
 from cases.services import case_open
 
 from ..models import Level, OutfallScreening
-from ._common import event, local_date, not_future, require_smo
+from ._common import FIELD_WORK, local_date, not_future, record_on
 
 OUTFALL_FIELDS = (
     "code",
@@ -28,7 +29,7 @@ def outfall_save(*, actor, outfall: Outfall | None = None, **fields) -> Outfall:
     date EPA approved a TMDL opens the six-month program-modification deadline
     (R-DEF-2); a corrected date waives the old deadline and opens a new one.
     Who: SMO staff. Raises ValidationError."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     outfall = outfall or Outfall()
     for name in OUTFALL_FIELDS:
         if name in fields:
@@ -78,7 +79,7 @@ def _has(outfall) -> bool:
 def screening_record(*, actor, outfall, **fields) -> OutfallScreening:
     """Record a dry-weather screening visit. Who: SMO staff. Raises
     ValidationError (a visit in the future; flow rate without flow)."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     screening = OutfallScreening(outfall=outfall, screened_by=actor, **fields)
     not_future(screening.screened_at, "screened_at", "The screening visit")
     if not screening.flow_present and screening.flow_rate != "none":
@@ -99,8 +100,7 @@ def screening_record(*, actor, outfall, **fields) -> OutfallScreening:
     screening.full_clean()
     with transaction.atomic():
         screening.save()
-        event(
-            case=screening.case,
+        record_on(
             actor=actor,
             kind="outfall",
             summary=f"Outfall {outfall.code} screened: "
@@ -114,7 +114,7 @@ def screening_open_case(*, actor, screening):
     """Open a case linked to the outfall from a suspicious screening (suspect or
     obvious, or dry-weather flow with indicators). Who: SMO staff.
     Raises ValidationError."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     with transaction.atomic():
         locked = OutfallScreening.objects.select_for_update().get(pk=screening.pk)
         if not locked.is_suspicious:
@@ -143,8 +143,7 @@ def screening_open_case(*, actor, screening):
         )
         locked.case = case
         locked.save(update_fields=["case"])
-        event(
-            case=case,
+        record_on(
             actor=actor,
             kind="outfall",
             summary=f"Outfall {outfall.code} screening linked "

@@ -8,10 +8,12 @@ from django.db import transaction
 
 from cases.deadlines.services import meet_deadline, open_deadline
 from cases.models import CaseKind, CaseSource
+from cases.roles import Role, require_role
 from cases.services import case_open
+from cases.workflow import run
 
 from ..models import SpillNotification
-from ._common import event, fire, local_date, not_future, require_smo
+from ._common import FIELD_WORK, local_date, not_future, record_on
 
 SPILL_FIELDS = (
     "reported_by",
@@ -66,7 +68,7 @@ def spill_record(*, actor, premises, facility=None, case=None, **fields):
     discharger's e-mail gets the reminders), R-SPL-5 (commercial or industrial
     source: on-site record kept at least three years). Who: SMO staff.
     Raises ValidationError with nothing saved."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     if facility is not None and facility.premises_id != premises.pk:
         raise ValidationError({"facility": "That facility is on other premises."})
     spill = SpillNotification(
@@ -89,15 +91,15 @@ def spill_record(*, actor, premises, facility=None, case=None, **fields):
     with transaction.atomic():
         spill.save()
         known_on = local_date(spill.known_at)
-        event(
-            case=case,
+        record_on(
+            spill,
             actor=actor,
             kind="spill",
-            summary=f"Spill notification recorded: {spill.material}"
+            to_status=spill.status,
+            summary=f"Spill notification {spill.pk} recorded: {spill.material}"
             f" ({'hazardous' if spill.hazardous else 'nonhazardous'})",
             detail=f"Containment: {spill.containment_steps}\n"
             f"Cleanup: {spill.cleanup_steps}",
-            subject=spill,
             rule_id="R-SPL-2" if spill.hazardous else "R-SPL-1",
         )
         if not spill.hazardous:
@@ -142,13 +144,18 @@ def spill_record(*, actor, premises, facility=None, case=None, **fields):
 
 
 def spill_record_confirmation(
-    *, actor, spill, mailed_on: dt.date, received_on: dt.date | None = None
+    *,
+    actor,
+    spill,
+    mailed_on: dt.date,
+    received_on: dt.date | None = None,
+    expected_status: str | None = None,
 ) -> SpillNotification:
     """Record the written confirmation of an in-person or telephone notice
     (R-SPL-4). The ordinance asks that it be *mailed* within three business days,
     so the postmark date meets the deadline (late if after). Who: SMO staff.
-    Raises ValidationError, Refused."""
-    require_smo(actor)
+    Raises ValidationError, Refused, CaseChangedError."""
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     not_future(mailed_on, "confirmation_mailed_on", "The mailing date")
     not_future(received_on, "confirmation_received_on", "The date received")
     if spill.notice_at and mailed_on and mailed_on < local_date(spill.notice_at):
@@ -162,86 +169,73 @@ def spill_record_confirmation(
         raise ValidationError(
             {"confirmation_received_on": "It cannot arrive before it was mailed."}
         )
-    with transaction.atomic():
-        locked, from_status, meta = fire(
-            SpillNotification,
-            spill,
-            "record_confirmation",
-            actor=actor,
-            fields={
-                "confirmation_mailed_on": mailed_on,
-                "confirmation_received_on": received_on,
-            },
-        )
-        deadline = locked.confirmation_deadline
-        if deadline is not None:
-            deadline = meet_deadline(deadline, on=mailed_on, actor=actor)
-        late = deadline is not None and deadline.status == deadline.Status.MISSED
-        event(
-            case=locked.case,
-            actor=actor,
-            kind="spill",
-            summary=f"Written spill confirmation mailed {mailed_on:%Y-%m-%d}"
-            + (" — late" if late else " — on time"),
-            subject=locked,
-            rule_id="R-SPL-4",
-            from_status=from_status,
-            to_status=locked.status,
-        )
-    return locked
+    due = spill.confirmation_deadline
+    late = due is not None and mailed_on is not None and mailed_on > due.due_date
+
+    def meet(locked):
+        if locked.confirmation_deadline is not None:
+            meet_deadline(locked.confirmation_deadline, on=mailed_on, actor=actor)
+
+    return run(
+        spill,
+        "record_confirmation",
+        actor=actor,
+        fields={
+            "confirmation_mailed_on": mailed_on,
+            "confirmation_received_on": received_on,
+        },
+        expected_status=expected_status,
+        event_kind="spill",
+        summary=lambda label, was, now: (
+            f"Written confirmation of spill {spill.pk} "
+            f"mailed {mailed_on:%Y-%m-%d}" + (" — late" if late else " — on time")
+        ),
+        after=meet,
+    )
 
 
-def spill_mark_confirmation_missing(*, actor, spill) -> SpillNotification:
+def spill_mark_confirmation_missing(
+    *, actor, spill, expected_status: str | None = None
+) -> SpillNotification:
     """Mark the written confirmation missing once its deadline has passed.
     Who: SMO staff. Raises Refused before the due date."""
-    require_smo(actor)
-    with transaction.atomic():
-        locked, from_status, meta = fire(
-            SpillNotification, spill, "mark_confirmation_missing", actor=actor
-        )
-        event(
-            case=locked.case,
-            actor=actor,
-            kind="spill",
-            summary="Written spill confirmation missing after "
-            f"{locked.confirmation_deadline.due_date:%Y-%m-%d}",
-            subject=locked,
-            rule_id="R-SPL-4",
-            from_status=from_status,
-            to_status=locked.status,
-        )
-    return locked
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
+    due = spill.confirmation_deadline
+    return run(
+        spill,
+        "mark_confirmation_missing",
+        actor=actor,
+        expected_status=expected_status,
+        event_kind="spill",
+        summary=lambda label, was, now: (
+            f"Written confirmation of spill {spill.pk} "
+            "missing" + (f" after {due.due_date:%Y-%m-%d}" if due else "")
+        ),
+    )
 
 
-def spill_close(*, actor, spill, notes: str = "") -> SpillNotification:
+def spill_close(
+    *, actor, spill, notes: str = "", expected_status: str | None = None
+) -> SpillNotification:
     """Close the spill record (the retention deadline stays open: the facility
     still keeps its record). Who: SMO staff. Raises Refused."""
-    require_smo(actor)
-    with transaction.atomic():
-        locked, from_status, meta = fire(
-            SpillNotification,
-            spill,
-            "close",
-            actor=actor,
-            fields={"closing_notes": notes},
-        )
-        event(
-            case=locked.case,
-            actor=actor,
-            kind="spill",
-            summary="Spill notification closed",
-            detail=notes,
-            subject=locked,
-            from_status=from_status,
-            to_status=locked.status,
-        )
-    return locked
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
+    return run(
+        spill,
+        "close",
+        actor=actor,
+        fields={"closing_notes": notes},
+        expected_status=expected_status,
+        event_kind="spill",
+        summary=lambda label, was, now: f"Spill notification {spill.pk} closed",
+        detail=notes,
+    )
 
 
 def spill_open_case(*, actor, spill):
     """Open a spill case (R-SPL-1) when the notice was late or missing, or the
     written confirmation late or missing. Who: SMO staff. Raises ValidationError."""
-    require_smo(actor)
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
     with transaction.atomic():
         locked = (
             SpillNotification.objects.select_for_update(of=("self",))
@@ -264,7 +258,7 @@ def spill_open_case(*, actor, spill):
             reasons.append("no notice to the village (R-SPL-3)")
         if locked.confirmation_late:
             reasons.append("written confirmation late (R-SPL-4)")
-        if locked.status == "missing":
+        if locked.confirmation_missing:
             reasons.append("written confirmation missing (R-SPL-4)")
         case = case_open(
             actor=actor,
@@ -278,12 +272,11 @@ def spill_open_case(*, actor, spill):
         )
         locked.case = case
         locked.save(update_fields=["case"])
-        event(
-            case=case,
+        record_on(
+            locked,
             actor=actor,
             kind="spill",
             summary=f"Spill notification {locked.pk} linked: " + "; ".join(reasons),
-            subject=locked,
             rule_id="R-SPL-3"
             if locked.notice_late or locked.notice_missing
             else "R-SPL-4",

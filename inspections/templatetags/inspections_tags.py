@@ -3,7 +3,7 @@
 from django import template
 
 from cases.panels import render_panel
-from cases.roles import CASE_READERS, CASE_WRITERS, has_role
+from cases.roles import CASE_READERS, Role, has_role
 
 from ..selectors import case_records
 
@@ -18,7 +18,6 @@ def case_inspections_panel(context, case):
     user = getattr(request, "user", None) or context.get("user")
     if not has_role(user, *CASE_READERS):
         return ""
-    records = case_records(case)
-    records["case"] = case
-    records["can_schedule"] = has_role(user, *CASE_WRITERS) and not case.is_closed
-    return render_panel(context, "inspections/_case_panel.html", records)
+    values = case_records(case)
+    values.update(case=case, can_write=has_role(user, Role.SMO))
+    return render_panel(context, "inspections/_case_panel.html", values)

@@ -1,4 +1,5 @@
-"""Pages of the inspections app. SMO staff write; the Board clerk may read.
+"""Pages of the inspections app: the readers of cases read, only the role that
+changes field work writes (cases.roles).
 
 Each view checks the role, binds a form, calls one service and turns domain
 errors into messages or form errors (the user's input is kept)."""
@@ -19,7 +20,10 @@ from .fieldwork import (  # noqa: F401
     inspection_detail,
     inspection_new,
     inspection_photo,
+    inspection_step,
+    premises_detail,
     warrant_detail,
+    warrant_step,
 )
 from .outfalls import (  # noqa: F401
     outfall_detail,
@@ -34,4 +38,6 @@ from .spills import (  # noqa: F401
     spill_detail,
     spill_list,
     spill_new,
+    spill_open_case,
+    spill_step,
 )

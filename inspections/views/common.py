@@ -1,23 +1,20 @@
-"""What every inspections page shares: the role gate and the form helpers."""
+"""What every inspections page shares: the role gate, the pre-filled links, the
+record's steps (cases.views.actions) and its chronology."""
 
 from functools import wraps
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import redirect, render
 
 from cases.roles import CASE_READERS, Role, has_role, role_required
-from cases.services import CaseChangedError, Refused
-
-from ..models import (
-    LockedRecordError,
-)
-
-DOMAIN_ERRORS = (Refused, CaseChangedError, LockedRecordError)
+from cases.views.actions import action_forms, attempt, bind_step
 
 
 def staff_page(view):
-    """GET for SMO staff and the clerk (read); any other method for SMO staff."""
+    """GET for the readers of cases (CASE_READERS); any other method only for the
+    role that changes field work."""
 
     @role_required(*CASE_READERS)
     @wraps(view)
@@ -25,54 +22,48 @@ def staff_page(view):
         if request.method not in ("GET", "HEAD") and not has_role(
             request.user, Role.SMO
         ):
-            raise PermissionDenied("Only SMO staff may change these records.")
+            raise PermissionDenied(
+                "Your role may read these records but not change them."
+            )
         return view(request, *args, **kwargs)
 
     return wrapped
 
 
-def _errors_to_form(form, exc: ValidationError) -> None:
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, exc)
+def can_write(request) -> bool:
+    """Whether the page shows its write forms (the role that changes field work)."""
+    return has_role(request.user, Role.SMO)
 
 
-def _attempt(request, form, call, success: str):
-    """Run `call()` when the form is valid. Returns the result, or None after
-    putting the error on the form / in messages (nothing saved)."""
-    if not form.is_valid():
-        messages.error(request, "Please correct the errors below.")
-        return None
-    try:
-        result = call(form.cleaned_data)
-    except ValidationError as exc:
-        _errors_to_form(form, exc)
-        messages.error(request, "Please correct the errors below.")
-        return None
-    except DOMAIN_ERRORS as exc:
-        messages.error(request, str(exc))
-        return None
-    messages.success(request, success)
-    return result
+def steps(request, record, forms: dict, *, bound=None) -> dict:
+    """Context of `workflow/_actions.html` for `record`: the steps the state
+    machine offers this user, with their forms (or the refused, bound one)."""
+    return {
+        "actions": action_forms(
+            record, request.user, forms, bound=bound, form_kwargs={"record": record}
+        ),
+        "status": record.status,
+    }
 
 
-def _simple_action(request, call, success: str):
-    """A button with no form: run it, report the outcome."""
-    try:
-        result = call()
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-        return None
-    except DOMAIN_ERRORS as exc:
-        messages.error(request, str(exc))
-        return None
-    messages.success(request, success)
-    return result
+def take_step(request, record, name: str, forms: dict, services: dict, page):
+    """POST of one step: bind its form, run `services[name](form data, seen
+    status)` → (saved record, success words); on success back to the record's
+    page, otherwise `page(bound={name: form})` re-rendered with the errors and the
+    user's input."""
+    if name not in services:
+        raise Http404("No such step.")
+    form = bind_step(request, record, name, forms, form_kwargs={"record": record})
+    seen = request.POST.get("expected_status") or None
+    done = attempt(request, form, lambda: services[name](form.cleaned_data or {}, seen))
+    if done is None:
+        return page(bound={name: form})
+    saved, words = done
+    messages.success(request, words)
+    return redirect(saved.get_absolute_url())
 
 
-LINKED_RECORDS = ("premises", "facility", "case")
+LINKED_RECORDS = ("premises", "facility", "case", "kind")
 
 
 def _linked_initial(request, **initial) -> dict:

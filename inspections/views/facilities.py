@@ -7,6 +7,7 @@ from django.views.decorators.http import require_POST
 
 from cases.deadlines.services import deadlines_for
 from cases.roles import Role, has_role
+from cases.views.actions import attempt
 
 from .. import forms, selectors, services
 from ..models import (
@@ -16,10 +17,8 @@ from ..models import (
     MonitoringEquipment,
 )
 from .common import (
-    _attempt,
     _form_page,
     _linked_initial,
-    _simple_action,
     staff_page,
 )
 
@@ -42,13 +41,13 @@ def facility_edit(request, pk=None):
     facility = get_object_or_404(Facility, pk=pk) if pk else None
     form = forms.FacilityForm(request.POST or None, instance=facility)
     if request.method == "POST":
-        saved = _attempt(
+        saved = attempt(
             request,
             form,
-            lambda d: services.facility_save(
-                actor=request.user, facility=facility, **d
+            lambda: services.facility_save(
+                actor=request.user, facility=facility, **form.cleaned_data
             ),
-            "Facility saved.",
+            success="Facility saved.",
         )
         if saved:
             return redirect("inspections:facility_detail", saved.pk)
@@ -67,22 +66,22 @@ def facility_detail(request, pk):
     equipment_form = forms.EquipmentForm(request.POST or None)
     if request.method == "POST":
         action = request.POST.get("action")
-        if action == "proof_request" and _attempt(
+        if action == "proof_request" and attempt(
             request,
             proof_form,
-            lambda d: services.proof_request_create(
-                actor=request.user, facility=facility, **d
+            lambda: services.proof_request_create(
+                actor=request.user, facility=facility, **proof_form.cleaned_data
             ),
-            "Proof of compliance requested (R-IND-1).",
+            success="Proof of compliance requested (R-IND-1).",
         ):
             return redirect("inspections:facility_detail", pk)
-        if action == "equipment" and _attempt(
+        if action == "equipment" and attempt(
             request,
             equipment_form,
-            lambda d: services.equipment_create(
-                actor=request.user, facility=facility, **d
+            lambda: services.equipment_create(
+                actor=request.user, facility=facility, **equipment_form.cleaned_data
             ),
-            "Monitoring equipment added.",
+            success="Monitoring equipment added.",
         ):
             return redirect("inspections:facility_detail", pk)
     return render(
@@ -109,17 +108,17 @@ def facility_detail(request, pk):
 def proof_record(request, pk):
     req = get_object_or_404(ComplianceProofRequest, pk=pk)
     form = forms.ProofRecordForm(request.POST)
-    _attempt(
+    attempt(
         request,
         form,
-        lambda d: services.proof_record(
+        lambda: services.proof_record(
             actor=request.user,
             request=req,
-            received_on=d["proof_received_on"],
-            description=d["proof_description"],
-            accepted=d["accepted"],
+            received_on=form.cleaned_data["proof_received_on"],
+            description=form.cleaned_data["proof_description"],
+            accepted=form.cleaned_data["accepted"],
         ),
-        "Proof of compliance filed.",
+        success="Proof of compliance filed.",
     )
     for error in form.errors.values():
         messages.error(request, " ".join(error))
@@ -132,13 +131,13 @@ def equipment_detail(request, pk):
         MonitoringEquipment.objects.select_related("facility"), pk=pk
     )
     form = forms.CalibrationForm(request.POST or None)
-    if request.method == "POST" and _attempt(
+    if request.method == "POST" and attempt(
         request,
         form,
-        lambda d: services.calibration_record(
-            actor=request.user, equipment=equipment, **d
+        lambda: services.calibration_record(
+            actor=request.user, equipment=equipment, **form.cleaned_data
         ),
-        "Calibration recorded; next recalibration deadline opened (R-ACC-2).",
+        success="Calibration recorded; next recalibration deadline opened (R-ACC-2).",
     ):
         return redirect("inspections:equipment_detail", pk)
     return render(
@@ -161,11 +160,11 @@ def bmp_new(request):
     )
     form = forms.BMPForm(request.POST or None, initial=initial)
     if request.method == "POST":
-        bmp = _attempt(
+        bmp = attempt(
             request,
             form,
-            lambda d: services.bmp_require(actor=request.user, **d),
-            "BMP requirement recorded (R-BMP-1).",
+            lambda: services.bmp_require(actor=request.user, **form.cleaned_data),
+            success="BMP requirement recorded (R-BMP-1).",
         )
         if bmp:
             return redirect("inspections:bmp_detail", bmp.pk)
@@ -180,19 +179,22 @@ def bmp_detail(request, pk):
     form = forms.BMPVerifyForm(request.POST or None)
     if request.method == "POST":
         if request.POST.get("action") == "permit":
-            _simple_action(
+            attempt(
                 request,
+                None,
                 lambda: services.bmp_mark_satisfied_by_permit(
                     actor=request.user, bmp=bmp
                 ),
-                "Marked satisfied by the facility's industrial SPDES permit.",
+                success="Marked satisfied by the facility's industrial SPDES permit.",
             )
             return redirect("inspections:bmp_detail", pk)
-        if _attempt(
+        if attempt(
             request,
             form,
-            lambda d: services.bmp_verify(actor=request.user, bmp=bmp, **d),
-            "BMPs verified.",
+            lambda: services.bmp_verify(
+                actor=request.user, bmp=bmp, **form.cleaned_data
+            ),
+            success="BMPs verified.",
         ):
             return redirect("inspections:bmp_detail", pk)
     return render(

@@ -5,27 +5,27 @@ from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
-from cases.models import Case
+from cases.models import Case, Premises
 from cases.roles import Role, has_role
+from cases.views.actions import attempt
 
 from .. import forms, selectors, services
-from ..forms import smo_officers
+from ..forms import INSPECTION_STEP_FORMS, WARRANT_STEP_FORMS, smo_officers
 from ..models import (
     Inspection,
     InspectionPhoto,
     WarrantApplication,
 )
-from ..services._common import available
 from .common import (
-    _attempt,
     _case_redirect,
     _form_page,
     _linked_initial,
-    _simple_action,
+    can_write,
     staff_page,
+    steps,
+    take_step,
 )
 
 
@@ -41,7 +41,7 @@ def index(request):
             "inspections": selectors.inspection_list(status=status or None)[:100],
             "status": status,
             "statuses": Inspection._meta.get_field("status").choices,
-            "can_write": has_role(request.user, Role.SMO),
+            "can_write": can_write(request),
         },
     )
 
@@ -66,59 +66,67 @@ def calendar(request):
     )
 
 
-@staff_page
-def inspection_new(request):
+def _schedule_initial(request) -> dict:
+    """The schedule form opened from a case, premises or facility: those linked,
+    and the case's premises when it has them."""
     initial = _linked_initial(
         request, officer=request.user.pk if has_role(request.user, Role.SMO) else None
     )
-    form = forms.InspectionScheduleForm(request.POST or None, initial=initial)
-    _say_if_the_case_needs_premises(request, initial)
+    case_pk = initial.get("case")
+    if case_pk and "premises" not in initial and "facility" not in initial:
+        case = Case.objects.filter(pk=case_pk).only("premises_id").first()
+        if case is not None and case.premises_id:
+            initial["premises"] = case.premises_id
+    return initial
+
+
+@staff_page
+def inspection_new(request):
+    form = forms.InspectionScheduleForm(
+        request.POST or None, initial=_schedule_initial(request)
+    )
     if request.method == "POST":
-        inspection = _attempt(
+        inspection = attempt(
             request,
             form,
-            lambda d: services.inspection_schedule(actor=request.user, **d),
-            "Inspection scheduled.",
+            lambda: services.inspection_schedule(
+                actor=request.user, **form.cleaned_data
+            ),
         )
         if inspection:
-            return redirect("inspections:inspection_detail", inspection.pk)
+            when = timezone.localtime(inspection.scheduled_for)
+            messages.success(
+                request,
+                f"Inspection {inspection.pk} of {inspection.premises} scheduled for "
+                f"{when:%a %Y-%m-%d %H:%M}.",
+            )
+            return redirect(inspection.get_absolute_url())
     return _form_page(
         request, "inspections/form.html", form, title="Schedule an inspection"
     )
 
 
-def _say_if_the_case_needs_premises(request, initial) -> None:
-    """An inspection is of a premises (R-ACC-1): opened from a case that has none
-    (a resident's report gives only a place), say so and link to where it is added."""
-    case = Case.objects.filter(pk=initial.get("case") or None).first()
-    if case is None or case.premises_id or initial.get("premises"):
-        return
-    messages.warning(
-        request,
-        format_html(
-            "Case {} has no premises yet; an inspection is of a premises. "
-            '<a href="{}">Add the premises to the case</a>, or choose one below.',
-            case.number,
-            reverse("cases:edit", args=[case.number]),
-        ),
-    )
-
-
-def _inspection_context(request, inspection, **forms_given):
+def _inspection_context(request, inspection, *, bound=None, **forms_given):
     context = {
         "inspection": inspection,
-        "transitions": available(inspection, request.user),
-        "record_form": forms.InspectionRecordForm(instance=inspection),
+        **steps(request, inspection, INSPECTION_STEP_FORMS, bound=bound),
+        "action_base": reverse("inspections:inspection_detail", args=[inspection.pk])
+        + "step/",
         "findings_form": forms.FindingsForm(initial={"findings": inspection.findings}),
-        "cancel_form": forms.CancelForm(),
         "correction_form": forms.CorrectionForm(),
         "sample_form": forms.SampleForm(),
         "photo_form": forms.PhotoForm(),
-        "can_write": has_role(request.user, Role.SMO),
+        "can_write": can_write(request),
         "samples": inspection.samples.all(),
         "photos": inspection.photos.all(),
         "corrections": inspection.corrections.select_related("created_by"),
         "warrants": inspection.warrant_applications.all(),
+        "chronology": selectors.chronology_of(
+            inspection,
+            inspection.samples.all(),
+            inspection.photos.all(),
+            inspection.corrections.all(),
+        ),
     }
     context.update(forms_given)
     return context
@@ -131,32 +139,85 @@ def _inspection(pk):
     )
 
 
-@staff_page
-def inspection_detail(request, pk):
-    inspection = _inspection(pk)
+def _inspection_page(request, pk, *, status=200, bound=None, **forms_given):
     return render(
         request,
         "inspections/inspection_detail.html",
-        _inspection_context(request, inspection),
+        _inspection_context(request, _inspection(pk), bound=bound, **forms_given),
+        status=status,
+    )
+
+
+@staff_page
+def inspection_detail(request, pk):
+    return _inspection_page(request, pk)
+
+
+def _visit_words(inspection) -> str:
+    words = (
+        f"Inspection {inspection.pk}: visit recorded — "
+        f"{inspection.get_access_outcome_display()}."
+    )
+    if inspection.access_refused:
+        words += " You may open a case or start a search-warrant application."
+    elif inspection.access_obstructed:
+        words += " You may open a case for the delay."
+    return words
+
+
+def _inspection_steps(request, inspection) -> dict:
+    """What each step of the inspection does with its form's data."""
+    user = request.user
+
+    def record_visit(d, seen):
+        done = services.inspection_record(
+            actor=user, inspection=inspection, expected_status=seen, **d
+        )
+        return done, _visit_words(done)
+
+    def cancel(d, seen):
+        done = services.inspection_cancel(
+            actor=user, inspection=inspection, reason=d["reason"], expected_status=seen
+        )
+        return done, f"Inspection {done.pk} cancelled."
+
+    def finalize(d, seen):
+        done = services.inspection_finalize(
+            actor=user, inspection=inspection, expected_status=seen
+        )
+        return done, (
+            f"Inspection {done.pk} finalized and locked; later changes are added "
+            "as corrections."
+        )
+
+    return {"record_visit": record_visit, "cancel": cancel, "finalize": finalize}
+
+
+@staff_page
+@require_POST
+def inspection_step(request, pk, name):
+    """One step of the inspection's state machine (record the visit, cancel,
+    finalize): its form, then the service; refused → the page with the form."""
+    inspection = _inspection(pk)
+    return take_step(
+        request,
+        inspection,
+        name,
+        INSPECTION_STEP_FORMS,
+        _inspection_steps(request, inspection),
+        lambda bound: _inspection_page(request, pk, bound=bound),
     )
 
 
 @staff_page
 @require_POST
 def inspection_action(request, pk, action):
-    """One endpoint per inspection action; the form named by `action` is bound."""
+    """What is added to an inspection besides its steps: findings, a correction,
+    a sample, a photo, the case or the warrant application it leads to."""
     inspection = _inspection(pk)
     user = request.user
-    back = redirect("inspections:inspection_detail", pk)
+    back = redirect(inspection.get_absolute_url())
     actions = {
-        "record": (
-            forms.InspectionRecordForm,
-            lambda d: services.inspection_record(
-                actor=user, inspection=inspection, **d
-            ),
-            "Visit recorded.",
-            "record_form",
-        ),
         "findings": (
             forms.FindingsForm,
             lambda d: services.inspection_update_findings(
@@ -165,20 +226,12 @@ def inspection_action(request, pk, action):
             "Findings saved.",
             "findings_form",
         ),
-        "cancel": (
-            forms.CancelForm,
-            lambda d: services.inspection_cancel(
-                actor=user, inspection=inspection, reason=d["reason"]
-            ),
-            "Inspection cancelled.",
-            "cancel_form",
-        ),
         "correction": (
             forms.CorrectionForm,
             lambda d: services.inspection_add_correction(
                 actor=user, inspection=inspection, **d
             ),
-            "Correction added.",
+            "Correction added beside the locked inspection.",
             "correction_form",
         ),
         "sample": (
@@ -199,46 +252,40 @@ def inspection_action(request, pk, action):
             "photo_form",
         ),
     }
-    if action == "finalize":
-        _simple_action(
-            request,
-            lambda: services.inspection_finalize(actor=user, inspection=inspection),
-            "Inspection finalized and locked.",
-        )
-        return back
     if action == "open_case":
-        case = _simple_action(
+        case = attempt(
             request,
+            None,
             lambda: services.inspection_open_case(actor=user, inspection=inspection),
-            "Access case opened (R-ACC-3).",
         )
-        return back if case is None else _case_redirect(case)
-    if action == "warrant":
-        warrant = _simple_action(
+        if case is None:
+            return back
+        messages.success(
             request,
+            f"Access case {case.number} opened (R-ACC-3); the inspection is on it.",
+        )
+        return _case_redirect(case)
+    if action == "warrant":
+        warrant = attempt(
+            request,
+            None,
             lambda: services.warrant_start(actor=user, inspection=inspection),
-            "Warrant application started (R-ACC-4).",
         )
-        return (
-            back
-            if warrant is None
-            else redirect("inspections:warrant_detail", warrant.pk)
+        if warrant is None:
+            return back
+        messages.success(
+            request,
+            f"Search-warrant application {warrant.pk} started (R-ACC-4): give the "
+            "probable-cause statement and the court, then file it.",
         )
+        return redirect(warrant.get_absolute_url())
     if action not in actions:
         raise Http404("No such action.")
     form_class, call, success, name = actions[action]
-    if form_class is forms.InspectionRecordForm:
-        form = form_class(request.POST, instance=_inspection(pk))
-    else:
-        form = form_class(request.POST, request.FILES)
-    if _attempt(request, form, call, success) is not None:
+    form = form_class(request.POST, request.FILES)
+    if attempt(request, form, lambda: call(form.cleaned_data), success=success):
         return back
-    return render(
-        request,
-        "inspections/inspection_detail.html",
-        _inspection_context(request, _inspection(pk), **{name: form}),
-        status=400,
-    )
+    return _inspection_page(request, pk, status=400, **{name: form})
 
 
 @staff_page
@@ -249,50 +296,129 @@ def inspection_photo(request, pk):
 
 
 # --- warrants ---------------------------------------------------------------
-@staff_page
-def warrant_detail(request, pk):
-    warrant = get_object_or_404(
-        WarrantApplication.objects.select_related("inspection__premises", "case"), pk=pk
+def _warrant(pk):
+    return get_object_or_404(
+        WarrantApplication.objects.select_related(
+            "inspection__premises", "inspection__case", "case"
+        ),
+        pk=pk,
     )
-    draft_form = forms.WarrantDraftForm(
-        request.POST or None,
-        initial={"probable_cause": warrant.probable_cause, "court": warrant.court},
+
+
+def _warrant_page(request, pk, *, bound=None, draft_form=None):
+    warrant = _warrant(pk)
+    inspection = warrant.inspection
+    follow_up = (
+        reverse("inspections:inspection_new")
+        + f"?premises={inspection.premises_id}&kind=follow_up"
+        + (f"&facility={inspection.facility_id}" if inspection.facility_id else "")
+        + (f"&case={warrant.case_id}" if warrant.case_id else "")
     )
-    step_form = forms.WarrantStepForm(request.POST or None)
-    if request.method == "POST":
-        action = request.POST.get("action", "")
-        if action == "save":
-            if _attempt(
-                request,
-                draft_form,
-                lambda d: services.warrant_update_draft(
-                    actor=request.user, warrant=warrant, **d
-                ),
-                "Draft saved.",
-            ):
-                return redirect("inspections:warrant_detail", pk)
-        elif _attempt(
-            request,
-            step_form,
-            lambda d: services.warrant_advance(
-                actor=request.user,
-                warrant=warrant,
-                transition=action,
-                on=d["on"],
-                notes=d["notes"],
-            ),
-            "Warrant application updated.",
-        ):
-            return redirect("inspections:warrant_detail", pk)
-        warrant.refresh_from_db()
     return render(
         request,
         "inspections/warrant_detail.html",
         {
             "warrant": warrant,
-            "draft_form": draft_form,
-            "step_form": step_form,
-            "transitions": available(warrant, request.user),
-            "can_write": has_role(request.user, Role.SMO),
+            "draft_form": draft_form
+            or forms.WarrantDraftForm(
+                initial={
+                    "probable_cause": warrant.probable_cause,
+                    "court": warrant.court,
+                }
+            ),
+            **steps(request, warrant, WARRANT_STEP_FORMS, bound=bound),
+            "action_base": reverse("inspections:warrant_detail", args=[pk]) + "step/",
+            "follow_up_url": follow_up,
+            "can_write": can_write(request),
+            "chronology": selectors.chronology_of(warrant),
+        },
+    )
+
+
+@staff_page
+def warrant_detail(request, pk):
+    """The application, its steps and its chronology; POST saves the draft."""
+    if request.method == "POST":
+        warrant = _warrant(pk)
+        draft_form = forms.WarrantDraftForm(request.POST)
+        if attempt(
+            request,
+            draft_form,
+            lambda: services.warrant_update_draft(
+                actor=request.user, warrant=warrant, **draft_form.cleaned_data
+            ),
+            success=f"Draft of warrant application {pk} saved.",
+        ):
+            return redirect(warrant.get_absolute_url())
+        return _warrant_page(request, pk, draft_form=draft_form)
+    return _warrant_page(request, pk)
+
+
+def _warrant_words(warrant, name) -> str:
+    if name == "file":
+        court = f" ({warrant.court})" if warrant.court else ""
+        return (
+            f"Warrant application {warrant.pk} filed with the court{court} on "
+            f"{warrant.filed_on:%Y-%m-%d}; record the court's decision when it comes."
+        )
+    if name == "record_issued":
+        return (
+            f"Search warrant issued on {warrant.issued_on:%Y-%m-%d}; record its "
+            "execution once the entry is made."
+        )
+    if name == "record_denied":
+        return f"Search warrant denied on {warrant.denied_on:%Y-%m-%d}."
+    return (
+        f"Search warrant executed on {warrant.executed_on:%Y-%m-%d}; schedule and "
+        "record the inspection it allowed."
+    )
+
+
+@staff_page
+@require_POST
+def warrant_step(request, pk, name):
+    """One step of the warrant application: file it, the court's decision, its
+    execution (R-ACC-4)."""
+    warrant = _warrant(pk)
+
+    def advance(transition):
+        def step(d, seen):
+            done = services.warrant_advance(
+                actor=request.user,
+                warrant=warrant,
+                transition=transition,
+                on=d.get("on"),
+                notes=d.get("notes", ""),
+                probable_cause=d.get("probable_cause"),
+                court=d.get("court"),
+                expected_status=seen,
+            )
+            return done, _warrant_words(done, transition)
+
+        return step
+
+    return take_step(
+        request,
+        warrant,
+        name,
+        WARRANT_STEP_FORMS,
+        {t: advance(t) for t in services.WARRANT_STEPS},
+        lambda bound: _warrant_page(request, pk, bound=bound),
+    )
+
+
+# --- premises ---------------------------------------------------------------
+@staff_page
+def premises_detail(request, pk):
+    """A premises: its details, facilities, inspections, spills and cases, and
+    its whole chronology (field work with or without a case)."""
+    premises = get_object_or_404(Premises, pk=pk)
+    return render(
+        request,
+        "inspections/premises_detail.html",
+        {
+            "premises": premises,
+            **selectors.premises_records(premises),
+            "can_write": can_write(request),
         },
     )

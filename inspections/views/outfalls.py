@@ -5,16 +5,15 @@ from django.utils import timezone
 
 from cases.models import Outfall
 from cases.roles import Role, has_role
+from cases.views.actions import attempt
 
 from .. import forms, selectors, services
 from ..models import (
     OutfallScreening,
 )
 from .common import (
-    _attempt,
     _case_redirect,
     _form_page,
-    _simple_action,
     staff_page,
 )
 
@@ -37,11 +36,13 @@ def outfall_edit(request, pk=None):
     outfall = get_object_or_404(Outfall, pk=pk) if pk else None
     form = forms.OutfallForm(request.POST or None, instance=outfall)
     if request.method == "POST":
-        saved = _attempt(
+        saved = attempt(
             request,
             form,
-            lambda d: services.outfall_save(actor=request.user, outfall=outfall, **d),
-            "Outfall saved.",
+            lambda: services.outfall_save(
+                actor=request.user, outfall=outfall, **form.cleaned_data
+            ),
+            success="Outfall saved.",
         )
         if saved:
             return redirect("inspections:outfall_detail", saved.pk)
@@ -70,13 +71,13 @@ def screening_new(request, pk):
         request.POST or None, initial={"screened_at": timezone.localtime()}
     )
     if request.method == "POST":
-        screening = _attempt(
+        screening = attempt(
             request,
             form,
-            lambda d: services.screening_record(
-                actor=request.user, outfall=outfall, **d
+            lambda: services.screening_record(
+                actor=request.user, outfall=outfall, **form.cleaned_data
             ),
-            "Screening recorded.",
+            success="Screening recorded.",
         )
         if screening:
             return redirect("inspections:screening_detail", screening.pk)
@@ -94,12 +95,13 @@ def screening_detail(request, pk):
         OutfallScreening.objects.select_related("outfall", "case", "screened_by"), pk=pk
     )
     if request.method == "POST":
-        case = _simple_action(
+        case = attempt(
             request,
+            None,
             lambda: services.screening_open_case(
                 actor=request.user, screening=screening
             ),
-            "Case opened from the screening.",
+            success="Case opened from the screening.",
         )
         back = redirect("inspections:screening_detail", pk)
         return back if case is None else _case_redirect(case)

@@ -64,6 +64,7 @@ def objects(smo_user, facility, outfall, scheduled, yard):
         "outfall": outfall.pk,
         "screening": screening.pk,
         "spill": spill.pk,
+        "premises": yard.pk,
     }
 
 
@@ -73,6 +74,7 @@ PAGES = [
     ("inspections:inspection_new", None),
     ("inspections:inspection_detail", "inspection"),
     ("inspections:warrant_detail", "warrant"),
+    ("inspections:premises_detail", "premises"),
     ("inspections:facility_list", None),
     ("inspections:facility_new", None),
     ("inspections:facility_detail", "facility"),
@@ -124,10 +126,8 @@ def test_the_clerk_cannot_post_to_any_page(client_as, objects, name, key):
     assert response.status_code == 403
 
 
-def test_the_clerk_cannot_post_an_inspection_action(client_as, objects):
-    url = reverse(
-        "inspections:inspection_action", args=[objects["inspection"], "finalize"]
-    )
+def test_the_clerk_cannot_post_an_inspection_step(client_as, objects):
+    url = reverse("inspections:inspection_step", args=[objects["inspection"], "cancel"])
     assert client_as("clerk").post(url).status_code == 403
     assert client_as("anonymous").post(url).status_code == 302
 

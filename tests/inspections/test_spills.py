@@ -258,7 +258,7 @@ def test_close_without_smo_role_is_refused(clock, smo_user, clerk_user, yard):
         at(2026, 11, 2, 10),
         method=SpillNotification.NoticeMethod.FAX,
     )
-    with pytest.raises(Refused):
+    with pytest.raises(Refused, match="role"):
         services.spill_close(actor=clerk_user, spill=s)
     services.spill_close(actor=smo_user, spill=s)
     s.refresh_from_db()
