@@ -149,9 +149,9 @@ def dashboard_for(user) -> dict:
         data["open_count"] = Case.objects.exclude(status__in=CLOSED_STATUSES).count()
     if data["is_reader"]:
         data["recent_events"] = list(
-            CaseEvent.objects.select_related("case", "actor").order_by("-at", "-id")[
-                :15
-            ]
+            CaseEvent.objects.select_related("case", "premises", "actor").order_by(
+                "-at", "-id"
+            )[:15]
         )
     return data
 
