@@ -38,6 +38,8 @@ def _menu(page):
     toggle = page.locator(".navbar-toggler")
     if toggle.is_visible():
         toggle.click()
+        # Bootstrap's collapse animates: click only once the menu has opened.
+        page.locator("#mainnav.collapse.show").wait_for()
 
 
 def _sign_out(page):
