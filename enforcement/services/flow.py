@@ -1,6 +1,6 @@
-"""Running one transition of an enforcement workflow: `cases.workflow.run` with the
-enforcement chronology's wording. Every service of this package goes through
-`run_step`."""
+"""Running one transition of a notice or an appeal: `cases.workflow.run`, with the
+enforcement chronology's event kind ("Notice of violation 3: Issue the notice
+(Draft → Issued)", the kernel's wording)."""
 
 from collections.abc import Callable
 
@@ -36,12 +36,7 @@ def run_step(
         expected_status=expected_status,
         event_kind=event_kind,
         detail=detail,
-        summary=lambda label, was, now: f"{_name(obj)}: {label} ({was} → {now})",
         before=before,
         after=after,
         effects=effects,
     )
-
-
-def _name(instance) -> str:
-    return f"{instance._meta.verbose_name.capitalize()} {instance.pk}"
