@@ -25,7 +25,7 @@ from .models import (
 from .reports.services import notify_reporters_of_status_change
 from .roles import Role, require_role
 from .timeline import record_event
-from .workflow import CaseChangedError, Refused, actions, run
+from .workflow import CaseChangedError, Refused, actions, lock, run
 
 __all__ = ["CaseChangedError", "Refused"]
 
@@ -41,16 +41,6 @@ def next_case_number(year: int) -> str:
 
 def _require_writer(actor) -> None:
     require_role(actor, Role.SMO, doing="change cases")
-
-
-def _lock(case: Case, *, expected_version=None, expected_status=None) -> Case:
-    """The case row, locked; CaseChangedError when the user's copy is stale."""
-    locked = Case.objects.select_for_update().get(pk=case.pk)
-    if expected_status is not None and locked.status != expected_status:
-        raise CaseChangedError(record=locked)
-    if expected_version is not None and locked.version != int(expected_version):
-        raise CaseChangedError(record=locked)
-    return locked
 
 
 @transaction.atomic
@@ -129,7 +119,7 @@ def case_attach_reports(*, case: Case, reports, actor) -> Case:
     Raises Refused (role, report already on a case, duplicate case)."""
     _require_writer(actor)
     with transaction.atomic():
-        locked = _lock(case)
+        locked = lock(case)
         if locked.status == CaseStatus.DUPLICATE:
             raise Refused(
                 f"{locked.number} was merged into another case; attach to that one."
@@ -308,7 +298,7 @@ def case_update_details(
     if unknown:
         raise Refused(f"Not editable here: {', '.join(sorted(unknown))}")
     with transaction.atomic():
-        locked = _lock(case, expected_version=expected_version)
+        locked = lock(case, expected_version=expected_version)
         if new_premises:
             fields["premises"] = premises_create(actor=actor, **new_premises)
         changes = []
@@ -363,7 +353,7 @@ def case_add_party(
     Raises Refused (role, already named in that role), CaseChangedError."""
     _require_writer(actor)
     with transaction.atomic():
-        locked = _lock(case, expected_version=expected_version)
+        locked = lock(case, expected_version=expected_version)
         if party is None:
             if not new_party:
                 raise Refused("Choose a party or enter a new one.")
@@ -389,7 +379,7 @@ def note_add(*, case: Case, actor, text: str, public: bool = False) -> Note:
     Who: SMO staff. Raises Refused."""
     _require_writer(actor)
     with transaction.atomic():
-        locked = _lock(case)
+        locked = lock(case)
         note = Note.objects.create(case=locked, author=actor, text=text, public=public)
         record_event(
             case=locked,
@@ -415,7 +405,7 @@ def attachment_add(*, case: Case, actor, upload, description: str = "") -> Attac
     _require_writer(actor)
     digest = sha256_of(upload)
     with transaction.atomic():
-        locked = _lock(case)
+        locked = lock(case)
         attachment = Attachment(
             case=locked,
             original_name=(upload.name or "file")[:200],
@@ -447,7 +437,7 @@ def case_record_referral_outcome(
     Raises Refused (not referred, already recorded) or CaseChangedError."""
     _require_writer(actor)
     with transaction.atomic():
-        locked = _lock(case, expected_version=expected_version)
+        locked = lock(case, expected_version=expected_version)
         if not locked.awaiting_referral_outcome:
             raise Refused("This case is not awaiting a referral outcome.")
         locked.referral_outcome = outcome

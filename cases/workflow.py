@@ -33,6 +33,7 @@ __all__ = [
     "Refused",
     "actions",
     "guard",
+    "lock",
     "reasons_not",
     "run",
     "transitions_of",
@@ -255,6 +256,27 @@ def describe(instance) -> str:
     return f"{instance._meta.verbose_name.capitalize()} {number}"
 
 
+def lock(
+    instance,
+    *,
+    expected_status: str | None = None,
+    expected_version: int | None = None,
+    field_name: str = "status",
+):
+    """The record's row, locked for the caller's transaction; CaseChangedError
+    when the copy the user saw (its state, its version) is no longer current."""
+    locked = type(instance).objects.select_for_update().get(pk=instance.pk)
+    if expected_status is not None and _state(locked, field_name) != expected_status:
+        raise CaseChangedError(record=locked)
+    if (
+        expected_version is not None
+        and hasattr(locked, "version")
+        and locked.version != int(expected_version)
+    ):
+        raise CaseChangedError(record=locked)
+    return locked
+
+
 def run(
     instance,
     name: str,
@@ -289,21 +311,14 @@ def run(
     Returns the saved copy. Nothing is saved when it raises."""
     from .timeline import record_event
 
-    model = type(instance)
     try:
         with transaction.atomic():
-            locked = model.objects.select_for_update().get(pk=instance.pk)
-            if (
-                expected_status is not None
-                and _state(locked, field_name) != expected_status
-            ):
-                raise CaseChangedError(record=locked)
-            if (
-                expected_version is not None
-                and hasattr(locked, "version")
-                and locked.version != int(expected_version)
-            ):
-                raise CaseChangedError(record=locked)
+            locked = lock(
+                instance,
+                expected_status=expected_status,
+                expected_version=expected_version,
+                field_name=field_name,
+            )
             method = getattr(locked, name, None)
             if getattr(method, "_django_fsm", None) is None:
                 raise Refused(f"There is no step “{name}” for this record.")
