@@ -8,6 +8,7 @@ Views never test a status or a role name to decide what to show: they call
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
+from django.shortcuts import redirect
 from django.utils.html import format_html, format_html_join
 
 from ..documents.contracts import FactsInvalid
@@ -67,6 +68,28 @@ def bind_step(request, obj, name: str, forms: dict, *, form_kwargs=None):
     return form_class(
         request.POST, request.FILES or None, prefix=name, **(form_kwargs or {})
     )
+
+
+def take_step(request, record, name: str, forms: dict, steps: dict, page, **options):
+    """The POST of one step of `record`'s state machine, for every workflow.
+
+    Binds the step's form (`bind_step`; `form_kwargs=` are passed to it), runs
+    `steps[name](form data, the state the user saw)` → (saved record, the words
+    that say what happened). Done: those words, and the saved record's page.
+    Not done: `page(bound={name: form})`, the record's page again with the form,
+    its errors and the user's input (status 200)."""
+    if name not in steps:
+        raise Http404("No such step.")
+    form = bind_step(
+        request, record, name, forms, form_kwargs=options.get("form_kwargs")
+    )
+    seen = request.POST.get("expected_status") or None
+    done = attempt(request, form, lambda: steps[name](form.cleaned_data or {}, seen))
+    if done is None:
+        return page(bound={name: form})
+    saved, words = done
+    messages.success(request, words)
+    return redirect(saved.get_absolute_url())
 
 
 def refusal_html(exc: Refused):

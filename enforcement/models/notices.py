@@ -158,6 +158,9 @@ class NoticeOfViolation(FlowModel):
     def __str__(self):
         return f"NOV-{self.pk or 'new'} ({self.case})"
 
+    def get_absolute_url(self) -> str:
+        return reverse("enforcement:notice_detail", args=[self.pk])
+
     # --- freezing --------------------------------------------------------------
     @classmethod
     def from_db(cls, db, field_names, values):

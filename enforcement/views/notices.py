@@ -1,13 +1,12 @@
 """Notice of violation screens (SMO; the clerk may read)."""
 
 from django.contrib import messages
-from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from cases.models import Case, Party
 from cases.roles import role_required
-from cases.views.actions import action_forms, bind_step
+from cases.views.actions import action_forms, take_step
 
 from .. import selectors
 from ..forms import (
@@ -210,19 +209,22 @@ STEP_SERVICES = {
 @role_required(*READERS)
 def notice_step(request, pk, transition):
     notice = get_object_or_404(NoticeOfViolation, pk=pk)
-    if transition not in STEP_SERVICES:
-        raise Http404("No such step.")
-    form = bind_step(request, notice, transition, NOTICE_STEP_FORMS)
-    call, words = STEP_SERVICES[transition]
-    done = attempt(
+
+    def step(call, words):
+        def take(data, seen):
+            done = call(notice, request.user, data)
+            return done, words(done)
+
+        return take
+
+    return take_step(
         request,
-        form,
-        lambda: call(notice, request.user, form.cleaned_data),
+        notice,
+        transition,
+        NOTICE_STEP_FORMS,
+        {name: step(*pair) for name, pair in STEP_SERVICES.items()},
+        lambda bound: _render_detail(request, pk, bound=bound),
     )
-    if done is None:
-        return _render_detail(request, pk, bound={transition: form})
-    messages.success(request, words(done))
-    return redirect("enforcement:notice_detail", pk=pk)
 
 
 @require_POST

@@ -16,7 +16,8 @@ from django.views.decorators.http import require_POST
 from cases.citations import UnknownCitation, citations
 from cases.models import Case, CaseEvent
 from cases.roles import Role, has_role, role_required
-from cases.views.actions import action_forms, attempt, bind_step
+from cases.views.actions import action_forms, attempt, take_step
+from cases.workflow import transitions_of
 
 from .. import selectors
 from ..forms import (
@@ -190,22 +191,28 @@ def remedy_step(request, flow, pk, transition):
     model = _model(flow)
     _require_reader(request.user, flow)
     remedy = get_object_or_404(model, pk=pk)
-    form = bind_step(request, remedy, transition, REMEDY_STEP_FORMS[flow])
-    done = attempt(
+
+    def step(name):
+        def take(data, seen):
+            done = svc.remedy_step(
+                obj=remedy,
+                transition=name,
+                actor=request.user,
+                expected_status=seen,
+                **data,
+            )
+            return done, f"{svc.step_words(done, name)}."
+
+        return take
+
+    return take_step(
         request,
-        form,
-        lambda: svc.remedy_step(
-            obj=remedy,
-            transition=transition,
-            actor=request.user,
-            expected_status=request.POST.get("expected_status") or None,
-            **form.cleaned_data,
-        ),
+        remedy,
+        transition,
+        REMEDY_STEP_FORMS[flow],
+        {name: step(name) for name in transitions_of(model)},
+        lambda bound: _detail(request, flow, pk, bound=bound),
     )
-    if done is None:
-        return _detail(request, flow, pk, bound={transition: form})
-    messages.success(request, f"{svc.step_words(done, transition)}.")
-    return redirect(done.get_absolute_url())
 
 
 @require_POST

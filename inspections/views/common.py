@@ -3,13 +3,11 @@ record's steps (cases.views.actions) and its chronology."""
 
 from functools import wraps
 
-from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
 from django.shortcuts import redirect, render
 
 from cases.roles import CASE_READERS, Role, has_role, role_required
-from cases.views.actions import action_forms, attempt, bind_step
+from cases.views.actions import action_forms
 
 
 def staff_page(view):
@@ -44,23 +42,6 @@ def steps(request, record, forms: dict, *, bound=None) -> dict:
         ),
         "status": record.status,
     }
-
-
-def take_step(request, record, name: str, forms: dict, services: dict, page):
-    """POST of one step: bind its form, run `services[name](form data, seen
-    status)` → (saved record, success words); on success back to the record's
-    page, otherwise `page(bound={name: form})` re-rendered with the errors and the
-    user's input."""
-    if name not in services:
-        raise Http404("No such step.")
-    form = bind_step(request, record, name, forms, form_kwargs={"record": record})
-    seen = request.POST.get("expected_status") or None
-    done = attempt(request, form, lambda: services[name](form.cleaned_data or {}, seen))
-    if done is None:
-        return page(bound={name: form})
-    saved, words = done
-    messages.success(request, words)
-    return redirect(saved.get_absolute_url())
 
 
 LINKED_RECORDS = ("premises", "facility", "case", "kind")

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 
 from cases.models import Case, Premises
 from cases.roles import Role, has_role
-from cases.views.actions import attempt
+from cases.views.actions import attempt, take_step
 
 from .. import forms, selectors, services
 from ..forms import INSPECTION_STEP_FORMS, WARRANT_STEP_FORMS, smo_officers
@@ -25,7 +25,6 @@ from .common import (
     can_write,
     staff_page,
     steps,
-    take_step,
 )
 
 
@@ -206,6 +205,7 @@ def inspection_step(request, pk, name):
         INSPECTION_STEP_FORMS,
         _inspection_steps(request, inspection),
         lambda bound: _inspection_page(request, pk, bound=bound),
+        form_kwargs={"record": inspection},
     )
 
 
@@ -404,6 +404,7 @@ def warrant_step(request, pk, name):
         WARRANT_STEP_FORMS,
         {t: advance(t) for t in services.WARRANT_STEPS},
         lambda bound: _warrant_page(request, pk, bound=bound),
+        form_kwargs={"record": warrant},
     )
 
 

@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from cases.deadlines.services import deadlines_for
-from cases.views.actions import attempt
+from cases.views.actions import attempt, take_step
 
 from .. import forms, selectors, services
 from ..forms import SPILL_STEP_FORMS
@@ -18,7 +18,6 @@ from .common import (
     can_write,
     staff_page,
     steps,
-    take_step,
 )
 
 
@@ -139,6 +138,7 @@ def spill_step(request, pk, name):
             "close": close,
         },
         lambda bound: _spill_page(request, pk, bound=bound),
+        form_kwargs={"record": spill},
     )
 
 
