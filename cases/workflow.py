@@ -268,13 +268,20 @@ def lock(
     locked = type(instance).objects.select_for_update().get(pk=instance.pk)
     if expected_status is not None and _state(locked, field_name) != expected_status:
         raise CaseChangedError(record=locked)
+    counter = _edit_counter(locked)
     if (
         expected_version is not None
-        and hasattr(locked, "version")
-        and locked.version != int(expected_version)
+        and counter
+        and getattr(locked, counter) != int(expected_version)
     ):
         raise CaseChangedError(record=locked)
     return locked
+
+
+def _edit_counter(record) -> str | None:
+    """The field a model counts its saved edits in, for the stale-copy check:
+    `EDIT_COUNTER` on the model (a document's `version` is its edition, not this)."""
+    return getattr(type(record), "EDIT_COUNTER", None)
 
 
 def run(
@@ -289,6 +296,7 @@ def run(
     event_kind: str = "transition",
     summary: Callable | None = None,
     detail: str = "",
+    rule_id: str = "",
     public: bool = False,
     before: Callable | None = None,
     after: Callable | None = None,
@@ -301,9 +309,10 @@ def run(
     2. set `fields` (what the user's form recorded with the step), then run
        `before(locked)` (checks that need the locked row; may raise Refused);
     3. check the role and every guard, raising Refused with all the reasons;
-    4. fire the transition, bump `version` where the model has one, save;
+    4. fire the transition, count the edit (`EDIT_COUNTER`) where the model has one, save;
     5. write one chronology event (on the record's case and premises, with the
-       record as its subject; `summary(label, from_label, to_label)` words it),
+       record as its subject; `summary(label, from_label, to_label)` words it,
+       `rule_id` overrides the step's own),
        then `after(locked)` in the same transaction
        (deadlines, other workflows);
     6. schedule each of `effects(locked)` after commit (mail, render, reminders).
@@ -333,8 +342,9 @@ def run(
             from_label = _state_label(locked, field_name)
             meta = method._django_fsm.get_transition(from_status)
             method()
-            if hasattr(locked, "version"):
-                locked.version += 1
+            counter = _edit_counter(locked)
+            if counter:
+                setattr(locked, counter, getattr(locked, counter) + 1)
             locked.save()
             case, premises = chronology_links(locked)
             label = meta.custom.get("label", name)
@@ -352,14 +362,16 @@ def run(
                 detail=detail,
                 from_status=from_status,
                 to_status=_state(locked, field_name),
-                rule_id=meta.custom.get("rule_id", ""),
+                rule_id=rule_id or meta.custom.get("rule_id", ""),
                 subject=locked,
                 public=public,
             )
             if after is not None:
                 after(locked)
             for effect in effects:
-                transaction.on_commit(_bind(effect, locked))
+                # robust: the change is committed; a failing effect (the broker
+                # down) is logged, never an error page for what was saved.
+                transaction.on_commit(_bind(effect, locked), robust=True)
     except ConcurrentTransition as exc:
         raise CaseChangedError(record=instance) from exc
     except TransitionNotAllowed as exc:

@@ -190,6 +190,14 @@ class AppealWithdrawForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
 
 
+# The forms of the appeal's steps, by the step's "form" key (enforcement.models.appeals).
+APPEAL_STEP_FORMS = {
+    "hearing": HearingForm,
+    "decide": DecisionForm,
+    "withdraw": AppealWithdrawForm,
+}
+
+
 class DocumentForm(forms.Form):
     document = forms.FileField()
     description = forms.CharField(max_length=200, required=False)

@@ -28,7 +28,14 @@ urlpatterns = [
     path("appeals/hearings.ics", appeals.hearings_ics, name="hearings_ics"),
     path("appeals/<int:pk>/", appeals.appeal_detail, name="appeal_detail"),
     path(
-        "appeals/<int:pk>/<slug:action>/", appeals.appeal_action, name="appeal_action"
+        "appeals/<int:pk>/step/<slug:transition>/",
+        appeals.appeal_step,
+        name="appeal_step",
+    ),
+    path(
+        "appeals/<int:pk>/record/<slug:record>/",
+        appeals.appeal_record,
+        name="appeal_record",
     ),
     path("appeal-documents/<int:pk>/", appeals.appeal_document, name="appeal_document"),
     path(

@@ -14,7 +14,7 @@ from django.db import transaction
 
 from ..models import IssuedDocument
 from ..roles import Role, has_role
-from ..timeline import record_event
+from ..workflow import run
 from . import registry
 from .contracts import (
     DocumentFacts,
@@ -204,8 +204,9 @@ def _enqueue_render(document_id: int) -> None:
 
 def document_render(*, document_id: int) -> IssuedDocument:
     """Render the PDF of a document that is rendering, store it with its SHA-256
-    and mark it issued, writing the timeline event. Idempotent: an issued (or
-    failed) document is returned untouched. Called by the Celery task only."""
+    and mark it issued (or failed, with the error), through the workflow's one
+    runner, which writes the chronology event. Idempotent: an issued (or failed)
+    document is returned untouched. Called by the Celery task only."""
     with transaction.atomic():
         document = (
             IssuedDocument.objects.select_for_update(of=("self",))
@@ -218,37 +219,37 @@ def document_render(*, document_id: int) -> IssuedDocument:
             pdf = render_pdf(document.html, pdf_variant=document.pdf_variant or None)
         except Exception as exc:
             logger.exception("Rendering document %s failed", document_id)
-            document.mark_failed(f"{type(exc).__name__}: {exc}")
-            document.save()
-            record_event(
-                case=document.case,
+            error = f"{type(exc).__name__}: {exc}"
+            return run(
+                document,
+                "mark_failed",
                 actor=None,
-                kind="document",
-                summary=f"Rendering failed: {document}",
-                detail=document.error,
-                subject=document,
+                fields={"error": error},
+                event_kind="document",
+                summary=lambda *_: f"Rendering failed: {document}",
+                detail=error,
             )
-            return document
-        document.sha256 = hashlib.sha256(pdf).hexdigest()
-        document.size = len(pdf)
         document.pdf.save("document.pdf", ContentFile(pdf), save=False)
-        document.mark_issued()
-        document.save()
+        digest = hashlib.sha256(pdf).hexdigest()
         summary = f"Issued: {document.title} {document.document_number} (version {document.version})"
         if document.supersedes is not None:
             summary += f", correcting version {document.supersedes.version}"
-        record_event(
-            case=document.case,
+        return run(
+            document,
+            "mark_issued",
             actor=document.issued_by,
-            kind="document",
-            summary=summary,
-            detail=f"SHA-256 {document.sha256}; template {document.template_name} "
-            f"({document.template_version}); {document.pdf_variant or 'PDF'}",
+            fields={
+                "pdf": document.pdf.name,
+                "sha256": digest,
+                "size": len(pdf),
+            },
+            event_kind="document",
+            summary=lambda *_: summary,
+            detail=f"SHA-256 {digest}; template "
+            f"{document.template_name} ({document.template_version}); "
+            f"{document.pdf_variant or 'PDF'}",
             rule_id=registry.document_type(document.kind).rule_id,
-            subject=document,
-            at=document.issued_at,
         )
-    return document
 
 
 def document_retry(*, document: IssuedDocument, actor) -> IssuedDocument:
@@ -256,16 +257,23 @@ def document_retry(*, document: IssuedDocument, actor) -> IssuedDocument:
     May call: the roles of ISSUERS[kind]. Raises PermissionDenied, DocumentError."""
     if not may_issue(actor, document.kind):
         raise PermissionDenied("Your role may not issue this document.")
-    with transaction.atomic():
-        document = IssuedDocument.objects.select_for_update().get(pk=document.pk)
-        if document.status != IssuedDocument.Status.FAILED:
+
+    def must_have_failed(locked):
+        if locked.status != IssuedDocument.Status.FAILED:
             raise DocumentError(
                 "Only a document whose rendering failed can be retried."
             )
-        document.retry()
-        document.save()
-        transaction.on_commit(partial(_enqueue_render, document.pk), robust=True)
-    return document
+
+    return run(
+        document,
+        "retry",
+        actor=actor,
+        fields={"error": ""},
+        before=must_have_failed,
+        event_kind="document",
+        summary=lambda *_: f"Rendering again: {document}",
+        effects=[lambda again: _enqueue_render(again.pk)],
+    )
 
 
 def document_verify(document: IssuedDocument) -> tuple[bool, str]:

@@ -193,6 +193,7 @@ class Case(ConcurrentTransitionMixin, models.Model):
     # Bumped by every service write: a form carries the version it was drawn from,
     # so a second officer's stale edit is refused instead of overwriting the first.
     version = models.PositiveIntegerField(default=0, editable=False)
+    EDIT_COUNTER = "version"  # cases.workflow: the stale-copy check and its count
 
     history = HistoricalRecords(excluded_fields=["status"])
 

@@ -166,8 +166,8 @@ class IssuedDocument(ConcurrentTransitionMixin, models.Model):
         target=Status.FAILED,
         custom={"label": "Rendering failed", "hidden": True},
     )
-    def mark_failed(self, error: str = ""):
-        self.error = error
+    def mark_failed(self):
+        pass  # the error text is recorded with the step (cases.workflow.run fields)
 
     @transition(
         status,

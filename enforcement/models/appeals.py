@@ -3,6 +3,7 @@ R-APL-1..3). The clerk records them; the Board decides."""
 
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
 from django.utils import timezone
 from django_fsm import FSMField, transition
 
@@ -86,9 +87,21 @@ class Appeal(FlowModel):
     def __str__(self):
         return f"Appeal {self.pk} of {self.notice}"
 
+    def get_absolute_url(self) -> str:
+        return reverse("enforcement:appeal_detail", args=[self.pk])
+
     @property
     def case(self):
         return self.notice.case
+
+    # --- what is still to be recorded (R-APL-3) --------------------------------
+    def awaits_clerk_filing(self) -> bool:
+        """Decided, and the filing with the municipal clerk not yet recorded."""
+        return self.status == AppealStatus.DECIDED and not self.filed_with_clerk_on
+
+    def awaits_mailing(self) -> bool:
+        """Decided, and the certified mailing of the decision not yet recorded."""
+        return self.status == AppealStatus.DECIDED and not self.mailed_on
 
     @property
     def case_id(self):
@@ -98,6 +111,12 @@ class Appeal(FlowModel):
     @guard("give the hearing date and time")
     def has_hearing_at(self) -> bool:
         return self.hearing_at is not None
+
+    @guard("the hearing cannot come before the appeal was filed", rule="R-APL-2")
+    def heard_after_filing(self) -> bool:
+        if self.hearing_at is None:
+            return False
+        return timezone.localtime(self.hearing_at).date() >= self.filed_on
 
     @guard("give the decision, its date and the resolution text")
     def has_decision(self) -> bool:
@@ -129,7 +148,7 @@ class Appeal(FlowModel):
         source=[AppealStatus.FILED, AppealStatus.HEARING_SCHEDULED],
         target=AppealStatus.HEARING_SCHEDULED,
         permission=smo_or_clerk,
-        conditions=[has_hearing_at],
+        conditions=[has_hearing_at, heard_after_filing],
         custom={
             "label": "Schedule the hearing",
             "rule_id": "R-APL-2",

@@ -51,6 +51,24 @@ class RequirementKind(models.TextChoices):
 
 # Statuses in which the notice is in force against the recipient.
 IN_FORCE = (NoticeStatus.ISSUED, NoticeStatus.NOT_COMPLIED, NoticeStatus.ESCALATED)
+# ...of which these may still be appealed or corrected (escalated: the next
+# remedy has begun).
+APPEALABLE = CORRECTABLE = (NoticeStatus.ISSUED, NoticeStatus.NOT_COMPLIED)
+
+
+def _appeals_that_bar_another():
+    """Every appeal status but withdrawn: a notice is appealed once (R-APL-1)."""
+    from .appeals import AppealStatus
+
+    return [s for s in AppealStatus if s != AppealStatus.WITHDRAWN]
+
+
+class NoticeQuerySet(models.QuerySet):
+    def appealable(self):
+        """`NoticeOfViolation.can_be_appealed` as a query."""
+        return self.filter(status__in=APPEALABLE).exclude(
+            appeals__status__in=_appeals_that_bar_another()
+        )
 
 
 class NoticeOfViolation(FlowModel):
@@ -76,6 +94,8 @@ class NoticeOfViolation(FlowModel):
         "issued_on",
         "issued_by_id",
     )
+
+    objects = NoticeQuerySet.as_manager()
 
     case = models.ForeignKey(Case, on_delete=models.PROTECT, related_name="notices")
     recipient = models.ForeignKey(
@@ -225,6 +245,35 @@ class NoticeOfViolation(FlowModel):
             if found is not None:
                 return found
         return None
+
+    # --- what may be done with it (the one home of each rule) -----------------
+    def can_be_appealed(self) -> bool:
+        """Whether an appeal of this notice may be recorded (§ 132-14, R-APL-1):
+        it is in force and not escalated, and no appeal of it is pending or
+        decided (a withdrawn appeal leaves the way open). Never refused for
+        lateness: a late appeal is recorded and flagged; the Board decides.
+        `NoticeOfViolation.objects.appealable()` is the same rule as a query."""
+        if self.status not in APPEALABLE:
+            return False
+        barring = _appeals_that_bar_another()
+        return not any(a.status in barring for a in self._appeals())
+
+    def can_be_corrected(self) -> bool:
+        """A notice in force, not yet corrected, may be corrected by a new notice
+        that supersedes it when issued."""
+        return (
+            self.status in CORRECTABLE
+            and not NoticeOfViolation.objects.filter(supersedes=self).exists()
+        )
+
+    def can_record_service(self) -> bool:
+        """Service is recorded for an issued notice that was not superseded."""
+        return self.is_frozen and self.status != NoticeStatus.SUPERSEDED
+
+    def _appeals(self):
+        if "appeals" in getattr(self, "_prefetched_objects_cache", {}):
+            return list(self.appeals.all())
+        return list(self.appeals.only("status"))
 
     def pending_appeals(self):
         from .appeals import AppealStatus
@@ -482,3 +531,8 @@ class ServiceRecord(models.Model):
     @property
     def returned(self) -> bool:
         return self.returned_on is not None
+
+    @property
+    def awaits_return(self) -> bool:
+        """Certified mail whose return (undeliverable, refused) may yet be recorded."""
+        return self.method == self.Method.CERTIFIED and not self.returned

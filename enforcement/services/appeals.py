@@ -19,13 +19,11 @@ from cases.timeline import record_event
 from cases.uploads import sha256_of
 
 from ..models import (
-    IN_FORCE,
     Appeal,
     AppealDocument,
     AppealStatus,
     Decision,
     NoticeOfViolation,
-    NoticeStatus,
 )
 from .flow import Refused, run_step
 from .notices import _waive_open, case_recipients
@@ -57,9 +55,16 @@ def appeal_file(
     ValidationError (bad input)."""
     _require_recorder(actor)
     notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
-    if notice.status not in IN_FORCE or notice.status == NoticeStatus.ESCALATED:
+    if not notice.can_be_appealed():
+        earlier = notice.appeals.exclude(status=AppealStatus.WITHDRAWN).first()
+        if earlier is not None:
+            raise Refused(
+                f"Notice NOV-{notice.pk} has already been appealed (appeal "
+                f"{earlier.pk}, {earlier.get_status_display().lower()}); a notice "
+                "is appealed once."
+            )
         raise Refused(
-            "Only an issued notice can be appealed; this one is "
+            "Only an issued notice in force can be appealed; this one is "
             f"“{notice.get_status_display()}”."
         )
     errors = {}
@@ -290,7 +295,13 @@ def _record_act(appeal, actor, purpose, on, field_values, what):
     _require_recorder(actor)
     with transaction.atomic():
         locked = Appeal.objects.select_for_update().get(pk=appeal.pk)
-        if locked.status != AppealStatus.DECIDED:
+        still_to_record, recorded = {
+            "filed": (locked.awaits_clerk_filing, "filing with the municipal clerk"),
+            "mailed": (locked.awaits_mailing, "certified mailing"),
+        }[purpose]
+        if not still_to_record():
+            if locked.decided_on:
+                raise Refused(f"The {recorded} of the decision is already recorded.")
             raise Refused(
                 f"Record this once the Board has decided; the appeal is "
                 f"“{locked.get_status_display()}”."

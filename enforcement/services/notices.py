@@ -354,15 +354,15 @@ def notice_start_correction(*, notice, actor) -> NoticeOfViolation:
     which it will supersede when issued. Who: SMO."""
     require_role(actor, Role.SMO, doing="write notices of violation")
     old = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
-    if old.status not in (NoticeStatus.ISSUED, NoticeStatus.NOT_COMPLIED):
+    if not old.can_be_corrected():
+        existing = NoticeOfViolation.objects.filter(supersedes=old).first()
+        if existing is not None:
+            raise Refused(
+                f"A correction of this notice already exists (notice {existing.pk})."
+            )
         raise Refused(
             f"Only a notice in force can be corrected; this one is "
             f"“{old.get_status_display()}”."
-        )
-    existing = NoticeOfViolation.objects.filter(supersedes=old).first()
-    if existing is not None:
-        raise Refused(
-            f"A correction of this notice already exists (notice {existing.pk})."
         )
     return notice_draft(
         case=old.case,
@@ -385,8 +385,13 @@ def notice_record_service(
     its article number. Raises Refused or ValidationError."""
     require_role(actor, Role.SMO, doing="write notices of violation")
     notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
-    if notice.status == NoticeStatus.DRAFT:
-        raise Refused("Issue the notice before recording its service.")
+    if not notice.can_record_service():
+        if not notice.is_frozen:
+            raise Refused("Issue the notice before recording its service.")
+        raise Refused(
+            f"Notice NOV-{notice.pk} was superseded by its correction: record the "
+            "service of the correcting notice."
+        )
     errors = {}
     if method == ServiceRecord.Method.CERTIFIED and not article_number.strip():
         errors["article_number"] = "Give the certified mail article number."
@@ -423,8 +428,10 @@ def service_record_returned(*, record, actor, returned_on, reason) -> ServiceRec
     """Record that a mailed notice came back. Who: SMO."""
     require_role(actor, Role.SMO, doing="write notices of violation")
     record = ServiceRecord.objects.select_for_update().get(pk=record.pk)
-    if record.returned_on is not None:
-        raise Refused("The return of this mailing is already recorded.")
+    if not record.awaits_return:
+        if record.returned:
+            raise Refused("The return of this mailing is already recorded.")
+        raise Refused("Only certified mail is recorded as returned.")
     if returned_on < record.served_on:
         raise ValidationError(
             {"returned_on": "Mail cannot come back before it was sent."}

@@ -9,19 +9,18 @@ from django.views.decorators.http import require_POST
 from cases.models import Party
 from cases.paging import IdsFirstPaginator
 from cases.roles import role_required
+from cases.views.actions import action_forms, take_step
 
 from .. import selectors
 from ..forms import (
+    APPEAL_STEP_FORMS,
     AppealForm,
-    AppealWithdrawForm,
     ClerkFilingForm,
-    DecisionForm,
     DocumentForm,
-    HearingForm,
     MailingForm,
 )
 from ..ical_feed import ical_events, to_ical
-from ..models import IN_FORCE, Appeal, AppealDocument, NoticeOfViolation
+from ..models import Appeal, AppealDocument, NoticeOfViolation
 from ..services import appeals as svc
 from ..services.notices import case_recipients
 from .common import APPEAL_RECORDERS, attempt
@@ -58,9 +57,7 @@ def appeal_list(request):
 
 @role_required(*APPEAL_RECORDERS)
 def appeal_create(request):
-    notices = NoticeOfViolation.objects.filter(status__in=IN_FORCE).select_related(
-        "case"
-    )
+    notices = NoticeOfViolation.objects.appealable().select_related("case")
     notice = None
     notice_id = request.POST.get("notice") or request.GET.get("notice")
     if notice_id and str(notice_id).isdigit():
@@ -113,137 +110,145 @@ def appeal_create(request):
 
 @role_required(*APPEAL_RECORDERS)
 def appeal_detail(request, pk):
+    return _render_detail(request, pk)
+
+
+# The appeal's records that are not steps of its state machine: the form of each.
+RECORDS = {
+    "filing": ClerkFilingForm,
+    "mailing": MailingForm,
+    "document": DocumentForm,
+}
+
+
+def _render_detail(request, pk, *, bound=None, status=200):
+    """The appeal page; `bound` = {step or record: submitted form} of one that was
+    refused, so the user's input and its errors are shown again."""
     appeal = get_object_or_404(
         Appeal.objects.select_related("notice__case", "appellant"), pk=pk
     )
-    allowed = {t.name for t in appeal.user_actions(request.user)}
+    bound = bound or {}
+
+    def record_form(name, offered=True):
+        if not offered:
+            return None
+        return bound.get(name) or RECORDS[name](prefix=name)
+
     return render(
         request,
         "enforcement/appeal_detail.html",
         {
             "appeal": appeal,
+            "actions": action_forms(
+                appeal, request.user, APPEAL_STEP_FORMS, bound=bound
+            ),
             "deadlines": selectors.key_dates(appeal),
             "hearing_by": svc.hearing_by(appeal),
-            "hearing_form": HearingForm() if "schedule_hearing" in allowed else None,
-            "decision_form": DecisionForm() if "decide" in allowed else None,
-            "withdraw_form": AppealWithdrawForm() if "withdraw" in allowed else None,
-            "filing_form": ClerkFilingForm()
-            if appeal.status == "decided" and not appeal.filed_with_clerk_on
-            else None,
-            "mailing_form": MailingForm()
-            if appeal.status == "decided" and not appeal.mailed_on
-            else None,
-            "document_form": DocumentForm(),
+            "filing_form": record_form("filing", appeal.awaits_clerk_filing()),
+            "mailing_form": record_form("mailing", appeal.awaits_mailing()),
+            "document_form": record_form("document"),
         },
+        status=status,
     )
 
 
-def _warn(request, result, ok):
-    if result is None:
-        return
-    _, warning = result
-    if warning:
-        messages.warning(request, warning)
-    else:
-        messages.success(request, ok)
+def _scheduled(appeal, user, d):
+    scheduled, warning = svc.appeal_schedule_hearing(
+        appeal=appeal, actor=user, hearing_at=d["hearing_at"], location=d["location"]
+    )
+    when = timezone.localtime(scheduled.hearing_at)
+    words = f"Hearing scheduled for {when:%A %Y-%m-%d %H:%M}."
+    return scheduled, f"{words} {warning}" if warning else words
 
 
-ACTIONS = {
-    "hearing": HearingForm,
-    "decide": DecisionForm,
-    "filing": ClerkFilingForm,
-    "mailing": MailingForm,
-    "withdraw": AppealWithdrawForm,
-    "document": DocumentForm,
+def _decided(appeal, user, d):
+    decided = svc.appeal_decide(
+        appeal=appeal,
+        actor=user,
+        decision=d["decision"],
+        decided_on=d["decided_on"],
+        resolution=d["resolution"],
+    )
+    return decided, (
+        f"Decision ({decided.get_decision_display().lower()}) recorded; the "
+        "deadlines that follow are set."
+    )
+
+
+def _withdrawn(appeal, user, d):
+    done = svc.appeal_withdraw(appeal=appeal, actor=user, reason=d["reason"])
+    return done, "Withdrawal recorded."
+
+
+# step of the appeal's state machine → service call returning (appeal, words)
+STEP_SERVICES = {
+    "schedule_hearing": _scheduled,
+    "decide": _decided,
+    "withdraw": _withdrawn,
 }
 
 
 @require_POST
 @role_required(*APPEAL_RECORDERS)
-def appeal_action(request, pk, action):
+def appeal_step(request, pk, transition):
     appeal = get_object_or_404(Appeal, pk=pk)
-    if action not in ACTIONS:
-        raise Http404("No such step.")
-    form = ACTIONS[action](request.POST, request.FILES)
-    if not form.is_valid():
-        for field, errors in form.errors.items():
-            label = form.fields[field].label if field in form.fields else ""
-            messages.error(request, f"{label or field}: {' '.join(errors)}")
-        return redirect("enforcement:appeal_detail", pk=pk)
-    d, user = form.cleaned_data, request.user
-    if action == "hearing":
-        _warn(
-            request,
-            attempt(
-                request,
-                None,
-                lambda: svc.appeal_schedule_hearing(
-                    appeal=appeal,
-                    actor=user,
-                    hearing_at=d["hearing_at"],
-                    location=d["location"],
-                ),
-            ),
-            "Hearing scheduled.",
-        )
-    elif action == "decide":
-        attempt(
-            request,
-            None,
-            lambda: svc.appeal_decide(
+    return take_step(
+        request,
+        appeal,
+        transition,
+        APPEAL_STEP_FORMS,
+        {
+            name: lambda data, seen, call=call: call(appeal, request.user, data)
+            for name, call in STEP_SERVICES.items()
+        },
+        lambda bound: _render_detail(request, pk, bound=bound),
+    )
+
+
+@require_POST
+@role_required(*APPEAL_RECORDERS)
+def appeal_record(request, pk, record):
+    """The filing with the clerk, the certified mailing, a document: not steps
+    of the machine, but records of the appeal (the last two close it)."""
+    appeal = get_object_or_404(Appeal, pk=pk)
+    if record not in RECORDS:
+        raise Http404("No such record.")
+    form = RECORDS[record](request.POST, request.FILES or None, prefix=record)
+    user = request.user
+
+    def call():
+        d = form.cleaned_data
+        if record == "filing":
+            return svc.appeal_record_clerk_filing(
+                appeal=appeal, actor=user, filed_on=d["filed_on"]
+            )
+        if record == "mailing":
+            return svc.appeal_record_mailing(
                 appeal=appeal,
                 actor=user,
-                decision=d["decision"],
-                decided_on=d["decided_on"],
-                resolution=d["resolution"],
-            ),
-            success="Decision recorded; the deadlines that follow are set.",
+                mailed_on=d["mailed_on"],
+                article_number=d["article_number"],
+            )
+        kept = svc.appeal_add_document(
+            appeal=appeal,
+            actor=user,
+            upload=d["document"],
+            description=d["description"],
         )
-    elif action == "filing":
-        _warn(
-            request,
-            attempt(
-                request,
-                None,
-                lambda: svc.appeal_record_clerk_filing(
-                    appeal=appeal, actor=user, filed_on=d["filed_on"]
-                ),
-            ),
-            "Filing recorded.",
-        )
-    elif action == "mailing":
-        _warn(
-            request,
-            attempt(
-                request,
-                None,
-                lambda: svc.appeal_record_mailing(
-                    appeal=appeal,
-                    actor=user,
-                    mailed_on=d["mailed_on"],
-                    article_number=d["article_number"],
-                ),
-            ),
-            "Mailing recorded.",
-        )
-    elif action == "withdraw":
-        attempt(
-            request,
-            None,
-            lambda: svc.appeal_withdraw(appeal=appeal, actor=user, reason=d["reason"]),
-            success="Withdrawal recorded.",
-        )
+        return appeal, f"Document “{kept.original_name}” kept."
+
+    done = attempt(request, form, call)
+    if done is None:
+        return _render_detail(request, pk, bound={record: form})
+    _, said = done
+    if record == "document":
+        messages.success(request, said)
+    elif said:  # a warning: recorded after the five days of R-APL-3
+        messages.warning(request, said)
     else:
-        attempt(
+        messages.success(
             request,
-            None,
-            lambda: svc.appeal_add_document(
-                appeal=appeal,
-                actor=user,
-                upload=d["document"],
-                description=d["description"],
-            ),
-            success="Document kept.",
+            {"filing": "Filing recorded.", "mailing": "Mailing recorded."}[record],
         )
     return redirect("enforcement:appeal_detail", pk=pk)
 

@@ -5,7 +5,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from cases.models import Case, Party
-from cases.roles import role_required
+from cases.roles import has_role, role_required
 from cases.views.actions import action_forms, take_step
 
 from .. import selectors
@@ -20,7 +20,7 @@ from ..models import NoticeOfViolation, ServiceRecord
 from ..penalties import tier_for_party
 from ..services import notices as svc
 from ..services import remedies as remedy_svc
-from .common import READERS, SMO_ONLY, attempt
+from .common import APPEAL_RECORDERS, READERS, SMO_ONLY, attempt
 
 
 @role_required(*SMO_ONLY)
@@ -159,6 +159,8 @@ def _render_detail(request, pk, *, bound=None, status=200):
             "returned_form": ReturnedForm(),
             "tier": tier,
             "correction": NoticeOfViolation.objects.filter(supersedes=notice).first(),
+            "may_write": has_role(request.user, *SMO_ONLY),
+            "may_record_appeal": has_role(request.user, *APPEAL_RECORDERS),
         },
         status=status,
     )

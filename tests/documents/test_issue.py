@@ -348,7 +348,8 @@ def test_a_stale_copy_cannot_overwrite_a_document_issued_meanwhile(case, smo_use
     document = issue(case, smo_user)
     stale = IssuedDocument.objects.get(pk=document.pk)
     render_document(document.pk)
-    stale.mark_failed("late failure report")
+    stale.error = "late failure report"
+    stale.mark_failed()
     with pytest.raises(DocumentFrozenError):
         stale.save()
     document.refresh_from_db()

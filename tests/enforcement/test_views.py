@@ -19,6 +19,7 @@ from enforcement.models import (
     NuisanceAbatement,
     RequirementKind,
 )
+from enforcement.services import notices as notice_services
 
 pytestmark = pytest.mark.django_db
 
@@ -199,16 +200,23 @@ def test_clerk_records_a_late_appeal_hearing_and_upheld_decision(
     appeal = Appeal.objects.get()
     assert appeal.is_late
     assert "flagged LATE" in response.content.decode()
-    action = lambda a: reverse("enforcement:appeal_action", args=[appeal.pk, a])  # noqa: E731
+    step = lambda a: reverse("enforcement:appeal_step", args=[appeal.pk, a])  # noqa: E731
     response = client.post(
-        action("hearing"),
-        {"hearing_at": "2026-04-30T19:00", "location": "Hall"},
+        step("schedule_hearing"),
+        {
+            "schedule_hearing-hearing_at": "2026-04-30T19:00",
+            "schedule_hearing-location": "Hall",
+        },
         follow=True,
     )
     assert "after the hearing-by date" in response.content.decode()
     client.post(
-        action("decide"),
-        {"decision": "upheld", "decided_on": "2026-04-30", "resolution": "Upheld."},
+        step("decide"),
+        {
+            "decide-decision": "upheld",
+            "decide-decided_on": "2026-04-30",
+            "decide-resolution": "Upheld.",
+        },
     )
     appeal.refresh_from_db()
     assert appeal.status == "decided"
@@ -221,7 +229,7 @@ def test_clerk_records_a_late_appeal_hearing_and_upheld_decision(
 
 
 def test_the_attorney_cannot_record_an_appeal_step(scheduled_appeal, client_as):
-    url = reverse("enforcement:appeal_action", args=[scheduled_appeal.pk, "decide"])
+    url = reverse("enforcement:appeal_step", args=[scheduled_appeal.pk, "decide"])
     assert client_as("attorney").post(url, {}).status_code == 403
 
 
@@ -293,19 +301,29 @@ def test_appeal_document_download_is_for_clerk_and_smo(
 
 
 def _more_appeals(like, n):
-    """`n` more appeals of the same notice, each filed a day later."""
+    """`n` more appeals, each of another notice on the same case (a notice is
+    appealed once) and each filed a day later."""
     from enforcement.services import appeals as appeal_services
 
-    return [
-        appeal_services.appeal_file(
-            notice=like.notice,
-            actor=like.recorded_by,
-            appellant=like.appellant,
-            filed_on=like.filed_on + dt.timedelta(days=i + 1),
-            grounds="More grounds.",
+    from .conftest import draft
+
+    appeals = []
+    for i in range(n):
+        notice = notice_services.notice_issue(
+            notice=draft(like.notice.case, like.notice.created_by),
+            actor=like.notice.created_by,
+            issued_on=like.notice.issued_on,
         )
-        for i in range(n)
-    ]
+        appeals.append(
+            appeal_services.appeal_file(
+                notice=notice,
+                actor=like.recorded_by,
+                appellant=like.appellant,
+                filed_on=like.filed_on + dt.timedelta(days=i + 1),
+                grounds="More grounds.",
+            )
+        )
+    return appeals
 
 
 def test_appeal_list_shows_the_25_most_urgent_of_a_section_and_a_link_to_all(

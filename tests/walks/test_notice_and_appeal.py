@@ -80,11 +80,10 @@ def _appeal_to_decision(page, decision_label):
     page.get_by_label("Date filed").fill(today.isoformat())
     page.get_by_label("Grounds").fill("The pool was drained by a contractor.")
     page.get_by_role("button", name="Record the appeal").click()
-    # A filed appeal offers the hearing (its date is the form's to give).
     # A filed appeal offers the hearing: its date is the form's to give.
     page.get_by_label("Hearing date and time").fill(f"{today.isoformat()}T09:00")
     page.get_by_label("Location").fill("Village Hall")
-    page.get_by_role("button", name="Schedule", exact=True).click()
+    page.get_by_role("button", name="Schedule the hearing").click()
     assert "Hearing scheduled" in page.locator(".alert").first.inner_text()
     page.get_by_role("combobox", name=re.compile(r"^Decision")).select_option(
         label=decision_label
