@@ -5,6 +5,7 @@ never edited here (it is a protected FSM field changed only by services)."""
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
+from .citations import cite
 from .models import (
     Attachment,
     Case,
@@ -131,6 +132,13 @@ class DelegationAdmin(admin.ModelAdmin):
 class PollutantCategoryAdmin(admin.ModelAdmin):
     list_display = ["name", "code", "hazardous", "active", "sort_order"]
     list_editable = ["active", "sort_order"]
+
+    def get_form(self, request, obj=None, **kwargs):
+        kwargs.setdefault("help_texts", {})["hazardous"] = cite(
+            "R-DEF-1",
+            "A hazardous material ({section}): the form repeats the 911 warning.",
+        )
+        return super().get_form(request, obj, **kwargs)
 
 
 @admin.register(ExemptCategory)

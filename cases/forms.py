@@ -7,6 +7,7 @@ from django.utils import timezone
 from cases.widgets import DateInput
 
 from . import services
+from .citations import cite
 from .models import (
     Case,
     CaseKind,
@@ -88,7 +89,7 @@ class CaseDetailsFields(forms.Form):
         queryset=PollutantCategory.objects.filter(active=True),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="§ 132-3 pollutants (R-DEF-1).",
+        help_text=cite("R-DEF-1", "{section} pollutants (R-DEF-1)."),
     )
     assigned_officer = OfficerChoiceField(queryset=officers(), required=False)
 
@@ -277,12 +278,18 @@ class CloseUnfoundedForm(TransitionForm):
 
 class CloseExemptForm(TransitionForm):
     exemption_basis = forms.ChoiceField(
-        choices=Case.ExemptionBasis.choices, widget=forms.RadioSelect
+        choices=[
+            (value, cite("R-PRO-2", "Exempt category of {section} (R-PRO-2)"))
+            if value == Case.ExemptionBasis.CATEGORY
+            else (value, label)
+            for value, label in Case.ExemptionBasis.choices
+        ],
+        widget=forms.RadioSelect,
     )
     exempt_category = forms.ModelChoiceField(
         queryset=ExemptCategory.objects.all(),
         required=False,
-        label="Exempt category of § 132-6 A(1)",
+        label=cite("R-PRO-2", "Exempt category of {section}"),
     )
     exemption_reference = forms.CharField(
         max_length=200,

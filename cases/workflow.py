@@ -102,7 +102,14 @@ def guard(
     `form=True`: the step's own form supplies what it checks (a date, a reason, a
     fine), so the button is offered and the check answers the submitted form.
     `form=False`: something else must happen first; the button is shown disabled
-    with `text` and, if `fix(instance)` returns `(url, link text)`, a link."""
+    with `text` and, if `fix(instance)` returns `(url, link text)`, a link.
+
+    A section of the law is never typed into `text`: `{section}` stands for the
+    section of `rule` and is read from the citation table when the reason is
+    given (`guard("choose at least one requirement of {section}", rule="R-NOV-1")`).
+    """
+    if "{section}" in text and not rule:
+        raise ValueError(f"guard {text!r} names {{section}} but no rule")
 
     def decorate(fn):
         fn.refusal = text
@@ -145,8 +152,17 @@ def transitions_of(model, field_name: str = "status") -> dict[str, object]:
     return found
 
 
-def _reason_for(condition, instance) -> Reason:
+def refusal_text(condition) -> str:
+    """What a failing guard says, its `{section}` read from the citation table."""
+    from .citations import cited
+
     text = getattr(condition, "refusal", None) or condition.__name__.replace("_", " ")
+    rule_id = getattr(condition, "rule_id", "")
+    return cited(rule_id, text) if "{section}" in text else text
+
+
+def _reason_for(condition, instance) -> Reason:
+    text = refusal_text(condition)
     url = link_text = ""
     fix = getattr(condition, "fix", None)
     if fix is not None:

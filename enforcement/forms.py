@@ -5,7 +5,7 @@ put back on these forms by the views."""
 from django import forms
 from django.forms import modelform_factory
 
-from cases.citations import UnknownCitation, citation
+from cases.citations import cite, cited
 from cases.models import Party
 from cases.widgets import DateInput, DateTimeInput
 
@@ -89,7 +89,7 @@ class NoticeForm(forms.Form):
                 requirements.append((kind, particulars))
         if not requirements:
             raise forms.ValidationError(
-                "Choose at least one requirement of § 132-13 A."
+                cited("R-NOV-1", "Choose at least one requirement of {section}.")
             )
         data["requirements"] = requirements
         return data
@@ -311,19 +311,11 @@ class AlternativeCreateForm(_AlternativeBase):
     kinds = forms.MultipleChoiceField(
         choices=AlternativeKind.choices,
         widget=forms.CheckboxSelectMultiple,
-        label="Remedies",
+        label=cite("R-ALT-2", "Remedies ({section})"),
     )
     details = forms.CharField(
         max_length=300, required=False, label="Details (dates, place, provider)"
     )
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        try:
-            section = citation("R-ALT-2").section
-        except UnknownCitation:
-            return
-        self.fields["kinds"].label = f"Remedies ({section})"
 
 
 CREATE_FORMS = {
@@ -469,6 +461,12 @@ REMEDY_STEP_FORMS = {
                 "noncompliance_steps": "Steps taken if the order was not obeyed",
             },
             optional=("noncompliance_steps",),
+            help_texts={
+                "noncompliance_steps": cite(
+                    "R-SUS-1",
+                    "What the SMO did when the order was not obeyed ({section}).",
+                )
+            },
         ),
     },
     "termination": {

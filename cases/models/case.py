@@ -99,7 +99,7 @@ class Case(ConcurrentTransitionMixin, models.Model):
     unauthorized reinstatement of MS4 access (§ 132-9 B)."""
 
     class ExemptionBasis(models.TextChoices):
-        CATEGORY = "category", "Exempt category of § 132-6 A(1) (R-PRO-2)"
+        CATEGORY = "category", "Exempt category (R-PRO-2)"
         SMO_APPROVAL = "smo_approval", "SMO written approval in force (R-PRO-3)"
         SPDES_PERMIT = "spdes_permit", "SPDES permit with written approval (R-PRO-5)"
 

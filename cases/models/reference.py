@@ -13,7 +13,7 @@ class PollutantCategory(models.Model):
     )
     hazardous = models.BooleanField(
         default=False,
-        help_text="A hazardous material (§ 132-3): the form repeats the 911 warning.",
+        help_text="A hazardous material (R-DEF-1): the form repeats the 911 warning.",
     )
     active = models.BooleanField(default=True)
     sort_order = models.PositiveSmallIntegerField(default=100)

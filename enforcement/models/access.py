@@ -44,7 +44,7 @@ class AccessSuspension(FlowModel):
     notice_method = models.CharField(max_length=200, blank=True)
     noncompliance_steps = models.TextField(
         blank=True,
-        help_text="Steps taken if the suspension order was not obeyed (§ 132-9 A).",
+        help_text="Steps taken if the suspension order was not obeyed (R-SUS-1).",
     )
     lifted_on = models.DateField(null=True, blank=True)
     lifted_reason = models.TextField(blank=True)

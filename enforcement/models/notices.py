@@ -284,7 +284,7 @@ class NoticeOfViolation(FlowModel):
 
     # --- conditions (side-effect free) ---------------------------------------
     @guard(
-        "choose at least one requirement of § 132-13 A",
+        "choose at least one requirement of {section}",
         form=False,
         rule="R-NOV-1",
         fix=lambda n: (reverse("enforcement:notice_edit", args=[n.pk]), "Edit draft"),

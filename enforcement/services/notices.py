@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from cases.citations import cited
 from cases.deadlines.services import (
     deadlines_for,
     meet_deadline,
@@ -56,7 +57,9 @@ def _validate_content(
         errors["recipient"] = "The recipient must be a party named on the case."
     kinds = [kind for kind, _ in requirements]
     if not kinds:
-        errors["requirements"] = "Choose at least one requirement of § 132-13 A."
+        errors["requirements"] = cited(
+            "R-NOV-1", "Choose at least one requirement of {section}."
+        )
     if len(set(kinds)) != len(kinds):
         errors["requirements"] = "Each requirement may be chosen once."
     for kind, particulars in requirements:

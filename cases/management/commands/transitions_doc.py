@@ -76,6 +76,8 @@ def _guards(t) -> str:
     for c in t.conditions:
         where = "form" if getattr(c, "supplied_by_form", True) else "first"
         words = getattr(c, "refusal", c.__name__.replace("_", " "))
+        # a section is read from the citation table when the reason is given
+        words = words.replace("{section}", f"[§ of {getattr(c, 'rule_id', '')}]")
         parts.append(f"`{c.__name__}` ({where}): {words}")
     return "<br>".join(parts)
 
