@@ -24,7 +24,6 @@ ALLOWED: list[tuple[str, str]] = [
     ("templates/documents/staff/case_panel.html", 'd.status == "rendering"'),
     ("templates/documents/staff/detail.html", 'document.status == "rendering"'),
     ("templates/documents/staff/detail.html", 'document.status == "failed"'),
-    ("templates/enforcement/_deadlines.html", "d.status == 'open'"),
     ("templates/enforcement/_panel.html", "n.status == 'issued'"),
     ("templates/enforcement/appeal_detail.html", '"SMO staff" in user_roles'),
     ("templates/enforcement/notice_detail.html", '"SMO staff" in user_roles'),
