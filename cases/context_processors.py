@@ -1,13 +1,13 @@
 from django.conf import settings
 
 from .navigation import nav_for
-from .roles import user_roles
 
 
 def site(request):
+    """What every page may show: the village and the menu for this user. Never
+    the user's role names: a page asks the view for what the user may do."""
     user = getattr(request, "user", None)
     return {
         "village": settings.VILLAGE,
         "nav": nav_for(user),
-        "user_roles": user_roles(user) if user is not None else frozenset(),
     }

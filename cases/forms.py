@@ -566,3 +566,26 @@ class CaseFilterForm(forms.Form):
         if start and end and start > end:
             self.add_error("opened_to", "The end date is before the start date.")
         return data
+
+
+class PartyDetailsForm(forms.ModelForm):
+    """A named party's own details (§ 132-3 PERSON), edited from a case: the
+    mailing address is where a notice of violation is sent (R-NOV-1)."""
+
+    class Meta:
+        model = Party
+        fields = ["kind", "name", "contact_person", "mailing_address", "email", "phone"]
+        widgets = {"mailing_address": forms.Textarea(attrs={"rows": 3})}
+        help_texts = {
+            "mailing_address": "Where a notice of violation is mailed (R-NOV-1).",
+        }
+
+    def clean_mailing_address(self):
+        # Browsers send a textarea's line breaks as CRLF; store them as the
+        # notice prints them.
+        lines = self.cleaned_data["mailing_address"].splitlines()
+        return "\n".join(line.strip() for line in lines if line.strip())
+
+    def changed_fields(self) -> dict:
+        """{field: cleaned value} of what the user changed (for the service)."""
+        return {name: self.cleaned_data[name] for name in self.changed_data}

@@ -319,5 +319,13 @@ def case_parties(case: Case) -> QuerySet[CaseParty]:
     return case.case_parties.select_related("party").order_by("role", "party__name")
 
 
+def parties_of_case(case: Case) -> QuerySet[Party]:
+    """The parties named on `case` (in any role) and its responsible party: the
+    ones its page may edit and a notice on it may be addressed to."""
+    return Party.objects.filter(
+        Q(case_roles__case=case) | Q(pk=case.responsible_party_id)
+    ).distinct()
+
+
 def case_reports(case: Case) -> QuerySet[Report]:
     return case.reports.order_by("received_at")

@@ -374,6 +374,65 @@ def case_add_party(
     return link
 
 
+PARTY_EDITABLE_FIELDS = (
+    "kind",
+    "name",
+    "contact_person",
+    "mailing_address",
+    "email",
+    "phone",
+)
+
+
+def party_update_details(*, case: Case, party: Party, actor, **fields) -> Party:
+    """Change a party's own details (name, mailing address, e-mail, phone…),
+    from the page of `case` it is named on. A party is one row however many cases
+    name it; the change is written in this case's chronology (one event listing
+    each change) and in the party's history (django-simple-history).
+
+    Who: SMO staff. Raises Refused (role, a field not editable here) or
+    django.core.exceptions.ValidationError (nothing saved)."""
+    _require_writer(actor)
+    unknown = set(fields) - set(PARTY_EDITABLE_FIELDS)
+    if unknown:
+        raise Refused(f"Not editable here: {', '.join(sorted(unknown))}")
+    with transaction.atomic():
+        locked_case = lock(case)
+        locked = lock(party)
+        changes = []
+        for name, value in fields.items():
+            old = getattr(locked, name)
+            if old != value:
+                label = Party._meta.get_field(name).verbose_name
+                changes.append(
+                    f"{label}: {_show_party(name, old)} → {_show_party(name, value)}"
+                )
+                setattr(locked, name, value)
+        if not changes:
+            return locked
+        locked.full_clean()
+        locked._history_user = actor
+        locked._change_reason = f"Edited from case {locked_case.number}"
+        locked.save()
+        record_event(
+            case=locked_case,
+            actor=actor,
+            kind=CaseEvent.Kind.PARTY,
+            summary=f"Party details changed: {locked}",
+            detail="\n".join(changes),
+            subject=locked,
+        )
+    return locked
+
+
+def _show_party(name: str, value) -> str:
+    if value in (None, ""):
+        return "—"
+    if name == "kind":
+        return Party.Kind(value).label.split(" (")[0]
+    return " ".join(str(value).split())
+
+
 def note_add(*, case: Case, actor, text: str, public: bool = False) -> Note:
     """Add a note; a public note is shown to the resident on the status page.
     Who: SMO staff. Raises Refused."""

@@ -17,6 +17,11 @@ urlpatterns = [
         name="transition",
     ),
     path("cases/<str:number>/parties/add/", staff.party_add, name="party_add"),
+    path(
+        "cases/<str:number>/parties/<int:pk>/edit/",
+        staff.party_edit,
+        name="party_edit",
+    ),
     path("cases/<str:number>/notes/add/", staff.note_add, name="note_add"),
     path(
         "cases/<str:number>/attachments/add/",

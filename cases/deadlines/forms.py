@@ -43,6 +43,95 @@ class CalculatorForm(forms.Form):
         return check_year(self.cleaned_data["event_date"])
 
 
+# The period parameters the rules take (engine.RuleSpec.parameter), each a field of
+# the API form; a rule accepts only its own.
+PARAMETERS = sorted({spec.parameter for spec in RULES.values() if spec.parameter})
+# {field of ComputeApiForm: its GET name}
+API_NAMES = {"rule": "rule", "event_date": "from"} | {p: p for p in PARAMETERS}
+
+
+class ComputeApiForm(CalculatorForm):
+    """The calculator's form under the JSON API's GET names: ``rule``, ``from``
+    (the calculator's ``event_date``) and the rule's period parameter (``days``,
+    ``months`` or ``business_days``, engine.RuleSpec.parameter). Every rule of the
+    engine is accepted (R-NOV-2 too, with its days); the dates only in ISO form.
+
+    Errors come keyed by the GET names (:meth:`api_errors`)."""
+
+    def __init__(self, query):
+        self.query = query
+        super().__init__(
+            {
+                field: query.get(get_name, "").strip()
+                for field, get_name in API_NAMES.items()
+            }
+        )
+        rule, event_date = self.fields["rule"], self.fields["event_date"]
+        rule.choices = [(rule_id, rule_id) for rule_id in RULES]
+        rule.error_messages = {
+            "required": "Give the rule id, e.g. ?rule=R-APL-1&from=2026-12-10.",
+            "invalid_choice": (
+                f"Unknown rule %(value)r. Known rules: {', '.join(RULES)}."
+            ),
+        }
+        event_date.input_formats = ["%Y-%m-%d"]
+        event_date.error_messages = {
+            "required": "Give the event date as from=YYYY-MM-DD.",
+            "invalid": "Bad date: use from=YYYY-MM-DD, e.g. 2026-12-10.",
+        }
+        for name in PARAMETERS:
+            self.fields[name] = forms.IntegerField(
+                required=False,
+                min_value=1,
+                max_value=9999,
+                error_messages={
+                    "invalid": f"{name} must be a whole number.",
+                    "min_value": f"{name} must be at least 1.",
+                    "max_value": f"{name} must be at most 9999.",
+                },
+            )
+
+    def clean(self):
+        cleaned = super().clean()
+        unexpected = sorted(set(self.query) - set(API_NAMES.values()))
+        spec = RULES.get(cleaned.get("rule", ""))
+        if spec is None:
+            if unexpected:
+                self.add_error(None, f"Unexpected {', '.join(unexpected)}=.")
+            return cleaned
+        given = sorted(
+            name
+            for name in PARAMETERS
+            if self.query.get(name, "").strip() and name != spec.parameter
+        )
+        if unexpected or given:
+            allowed = f"only {spec.parameter}=" if spec.parameter else "no parameters"
+            names = ", ".join(f"{name}=" for name in unexpected + given)
+            self.add_error(None, f"{spec.rule_id} takes {allowed}; unexpected {names}.")
+        elif (
+            spec.parameter
+            and spec.amount is None
+            and spec.parameter not in self.errors
+            and cleaned.get(spec.parameter) is None
+        ):
+            self.add_error(
+                spec.parameter,
+                f"{spec.rule_id} ({spec.label}) needs {spec.parameter}=<number of "
+                f"{spec.unit}s>.",
+            )
+        return cleaned
+
+    def params(self) -> dict[str, int]:
+        """The period parameter given, as keywords of services.compute_due."""
+        spec = RULES[self.cleaned_data["rule"]]
+        value = self.cleaned_data.get(spec.parameter) if spec.parameter else None
+        return {} if value is None else {spec.parameter: value}
+
+    def api_errors(self) -> dict[str, list[str]]:
+        """The errors keyed by GET name ("__all__" for the rule/parameter mix)."""
+        return {API_NAMES.get(f, f): list(msgs) for f, msgs in self.errors.items()}
+
+
 class MeetForm(forms.Form):
     on = forms.DateField(label="Date the duty was done", widget=DateInput())
 

@@ -2,7 +2,6 @@
 met/waive actions, reminders sent, office closures, and the iCal feed."""
 
 import datetime as dt
-import re
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -14,14 +13,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from ..citations import UnknownCitation, citation
 from ..models import CalendarFeedToken, Deadline, OfficeClosure, Reminder
-from ..roles import Role, has_role, role_required, user_roles
+from ..roles import Role, has_role, is_staff_member, role_required
 from . import ical, selectors, services
-from .engine import RULES, UnknownRule
+from .engine import UnknownRule
 from .forms import (
-    MAX_YEAR,
-    MIN_YEAR,
     CalculatorForm,
     ClosureForm,
+    ComputeApiForm,
     ListFilterForm,
     MeetForm,
     WaiveForm,
@@ -62,47 +60,26 @@ def calculator(request):
     )
 
 
-_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-
-
-def _bad(message: str) -> JsonResponse:
-    return JsonResponse({"error": message}, status=400)
+def _bad(form: ComputeApiForm) -> JsonResponse:
+    errors = form.api_errors()
+    first = next(iter(errors.values()))[0]
+    return JsonResponse({"error": first, "errors": errors}, status=400)
 
 
 @require_GET
 def api_compute(request):
-    """GET /api/deadlines/compute?rule=R-APL-1&from=2026-12-10[&days=N]"""
-    rule_id = request.GET.get("rule", "").strip()
-    raw_date = request.GET.get("from", "").strip()
-    if not rule_id:
-        return _bad("Give the rule id, e.g. ?rule=R-APL-1&from=2026-12-10.")
-    spec = RULES.get(rule_id)
-    if spec is None:
-        return _bad(f"Unknown rule {rule_id!r}. Known rules: {', '.join(RULES)}.")
-    if not raw_date:
-        return _bad("Give the event date as from=YYYY-MM-DD.")
+    """GET /api/deadlines/compute?rule=R-APL-1&from=2026-12-10[&days=N]: the
+    calculator's form (ComputeApiForm) under the API's names; 400 with the form's
+    errors, the first of them as ``error``."""
+    form = ComputeApiForm(request.GET)
+    if not form.is_valid():
+        return _bad(form)
+    rule_id, event_date = form.cleaned_data["rule"], form.cleaned_data["event_date"]
     try:
-        if not _ISO_DATE.match(raw_date):
-            raise ValueError
-        event_date = dt.date.fromisoformat(raw_date)
-    except ValueError:
-        return _bad(f"Bad date {raw_date!r}: use YYYY-MM-DD, e.g. 2026-12-10.")
-    if not MIN_YEAR <= event_date.year <= MAX_YEAR:
-        return _bad(f"Give a date between {MIN_YEAR} and {MAX_YEAR}.")
-    params = {}
-    extra = sorted(set(request.GET) - {"rule", "from"})
-    for name in extra:
-        if name != spec.parameter:
-            allowed = f"only {spec.parameter}=" if spec.parameter else "no parameters"
-            return _bad(f"{rule_id} takes {allowed}; unexpected {name}=.")
-        raw = request.GET[name].strip()
-        if not raw.isdigit() or len(raw) > 4:
-            return _bad(f"{name} must be a whole number of {spec.unit}s, got {raw!r}.")
-        params[name] = int(raw)
-    try:
-        result = services.compute_due(rule_id, event_date, **params)
+        result = services.compute_due(rule_id, event_date, **form.params())
     except (UnknownRule, ValueError, OverflowError) as exc:
-        return _bad(str(exc))
+        form.add_error(None, str(exc))
+        return _bad(form)
     return JsonResponse(
         {
             "rule": rule_id,
@@ -193,7 +170,7 @@ def deadline_meet(request, pk: int):
     deadline = services.meet_deadline(
         deadline, on=form.cleaned_data["on"], actor=request.user
     )
-    late = " late (missed)" if deadline.status == Deadline.Status.MISSED else ""
+    late = " late (missed)" if deadline.was_missed else ""
     messages.success(request, f"Recorded{late}: {deadline.label}.")
     return redirect("deadlines:detail", pk=pk)
 
@@ -300,7 +277,7 @@ def feed_settings(request):
 def ical_feed(request, token: str):
     """No sign-in (calendar apps cannot): the secret token is the key."""
     found = CalendarFeedToken.objects.select_related("user").filter(token=token).first()
-    if found is None or not user_roles(found.user):
+    if found is None or not is_staff_member(found.user):
         raise Http404("No such calendar.")
     response = HttpResponse(
         ical.feed_for_user(found.user), content_type="text/calendar; charset=utf-8"

@@ -142,6 +142,16 @@ class IssuedDocument(ConcurrentTransitionMixin, models.Model):
         return self.status == self.Status.ISSUED
 
     @property
+    def is_rendering(self) -> bool:
+        """The PDF is being made (the page refreshes until it is done)."""
+        return self.status == self.Status.RENDERING
+
+    @property
+    def has_failed(self) -> bool:
+        """Rendering failed; `error` says why and retry() renders it again."""
+        return self.status == self.Status.FAILED
+
+    @property
     def is_superseded(self) -> bool:
         return hasattr(self, "superseded_by")
 

@@ -3,11 +3,12 @@ the forms that change a case. Each view checks the role (cases.roles), binds a
 form, calls one service and turns domain errors into messages."""
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from .. import selectors, services
@@ -18,6 +19,7 @@ from ..forms import (
     CaseFilterForm,
     CaseOpenForm,
     NoteForm,
+    PartyDetailsForm,
     PartyForm,
     ReferralOutcomeForm,
     TriageForm,
@@ -275,6 +277,39 @@ def party_add(request, number):
         request,
         "cases/record_form.html",
         {"form": form, "case": case, "title": "Name a party"},
+    )
+
+
+@role_required(*CASE_WRITERS)
+@require_http_methods(["GET", "POST"])
+def party_edit(request, number, pk):
+    """A named party's details (the mailing address a notice needs, R-NOV-1).
+    `next`, a page of this site, is where to go back to (the notice that asked)."""
+    case = _case_or_404(number)
+    party = get_object_or_404(selectors.parties_of_case(case), pk=pk)
+    title = f"Edit party: {party.name}"
+    form = PartyDetailsForm(request.POST or None, instance=party)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.party_update_details(
+                case=case, party=party, actor=request.user, **form.changed_fields()
+            )
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        except Refused as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, f"Party details saved: {form.instance.name}.")
+            back = request.GET.get("next", "")
+            if not url_has_allowed_host_and_scheme(
+                back, allowed_hosts={request.get_host()}, require_https=False
+            ):
+                back = _case_url(case)
+            return redirect(back)
+    return render(
+        request,
+        "cases/record_form.html",
+        {"form": form, "case": case, "title": title},
     )
 
 

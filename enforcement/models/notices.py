@@ -292,7 +292,16 @@ class NoticeOfViolation(FlowModel):
     def has_requirements(self) -> bool:
         return self.requirements.exists()
 
-    @guard("give the recipient a mailing address", form=False, rule="R-NOV-1")
+    @guard(
+        "give the recipient a mailing address",
+        form=False,
+        rule="R-NOV-1",
+        fix=lambda n: (
+            reverse("cases:party_edit", args=[n.case.number, n.recipient_id])
+            + f"?next={n.get_absolute_url()}",
+            "Edit party",
+        ),
+    )
     def has_recipient_address(self) -> bool:
         return bool(self.recipient.mailing_address.strip())
 

@@ -219,3 +219,49 @@ def test_the_pdf_downloaded_is_the_law_abiding_notice(client_as, document):
         "The last day to file an appeal of this notice is Tuesday, March 17, 2026"
         in text
     )
+
+
+def test_a_failed_render_says_why_and_offers_render_again_without_refreshing(
+    client_as, case, smo_user, monkeypatch
+):
+    from django.db import transaction
+
+    with transaction.atomic():
+        failed = services.document_issue(
+            kind=NOV,
+            facts=sample_notice_of_violation(case_number=case.number),
+            case=case,
+            source=case,
+            actor=smo_user,
+        )
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(services, "render_pdf", broken)
+    render_document(failed.pk)
+    failed.refresh_from_db()
+    assert failed.has_failed and not failed.is_rendering
+    html = client_as("smo").get(reverse("documents:detail", args=[failed.pk]))
+    html = html.content.decode()
+    assert "Rendering failed: OSError: disk full" in html
+    assert "Render again" in html
+    assert 'http-equiv="refresh"' not in html
+    panel = client_as("smo").get(reverse("cases:detail", args=[case.number]))
+    assert "Rendering…" not in panel.content.decode()
+
+
+def test_the_case_panel_says_rendering_while_the_pdf_is_made(client_as, case, smo_user):
+    from django.db import transaction
+
+    with transaction.atomic():
+        pending = services.document_issue(
+            kind=NOV,
+            facts=sample_notice_of_violation(case_number=case.number),
+            case=case,
+            source=case,
+            actor=smo_user,
+        )
+    assert pending.is_rendering and not pending.has_failed
+    panel = client_as("smo").get(reverse("cases:detail", args=[case.number]))
+    assert '<span role="status">Rendering…</span>' in panel.content.decode()
