@@ -3,7 +3,7 @@ the forms that change a case. Each view checks the role (cases.roles), binds a
 form, calls one service and turns domain errors into messages."""
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
@@ -289,17 +289,16 @@ def party_edit(request, number, pk):
     party = get_object_or_404(selectors.parties_of_case(case), pk=pk)
     title = f"Edit party: {party.name}"
     form = PartyDetailsForm(request.POST or None, instance=party)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.party_update_details(
+    if request.method == "POST":
+        saved = attempt(
+            request,
+            form,
+            lambda: services.party_update_details(
                 case=case, party=party, actor=request.user, **form.changed_fields()
-            )
-        except ValidationError as exc:
-            form.add_error(None, exc)
-        except Refused as exc:
-            messages.error(request, str(exc))
-        else:
-            messages.success(request, f"Party details saved: {form.instance.name}.")
+            ),
+        )
+        if saved is not None:
+            messages.success(request, f"Party details saved: {saved.name}.")
             back = request.GET.get("next", "")
             if not url_has_allowed_host_and_scheme(
                 back, allowed_hosts={request.get_host()}, require_https=False
