@@ -17,7 +17,7 @@ from cases.citations import UnknownCitation, citations
 from cases.models import Case, CaseEvent
 from cases.roles import Role, has_role, role_required
 from cases.views.actions import action_forms, attempt, take_step
-from cases.workflow import transitions_of
+from cases.workflow import reasons_not, transitions_of
 
 from .. import selectors
 from ..forms import (
@@ -89,6 +89,23 @@ def _create(flow, case, user, d):
     return svc.alternative_propose(case=case, actor=user, kinds=kinds, **d)
 
 
+def _corrective_waits(case, form, user):
+    """Corrective measures follow a notice not complied with (R-COR-1). When the
+    case has none yet, the page says so: each notice with why "Record not
+    complied" cannot be taken now and the date its correction is due; None when
+    there is a notice to choose."""
+    if form.fields["notice"].queryset.exists():
+        return None
+    return [
+        (
+            notice,
+            reasons_not(notice, "record_noncompliance", user),
+            notice.compliance_deadline(),
+        )
+        for notice in case.notices.order_by("pk")
+    ]
+
+
 @role_required(*SMO_ONLY)
 def remedy_create(request, case_pk, flow):
     _model(flow)
@@ -106,7 +123,17 @@ def remedy_create(request, case_pk, flow):
     return render(
         request,
         "enforcement/simple_form.html",
-        {"form": form, "title": _title(flow), "case": case, "multipart": False},
+        {
+            "form": form,
+            "title": _title(flow),
+            "case": case,
+            "multipart": False,
+            "corrective_waits": (
+                _corrective_waits(case, form, request.user)
+                if flow == "corrective"
+                else None
+            ),
+        },
     )
 
 

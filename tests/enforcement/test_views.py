@@ -409,3 +409,31 @@ def test_issuing_a_fine_outside_the_tier_names_the_range_on_the_page(
     assert "a fine not exceeding $350" in response.content.decode()
     notice.refresh_from_db()
     assert notice.status == NoticeStatus.DRAFT
+
+
+def test_the_corrective_measures_page_says_why_no_notice_can_be_chosen(
+    appeal, client_as
+):
+    """Corrective measures follow a notice not complied with (R-COR-1): while
+    there is none, the page names each notice and why it is not one yet."""
+    url = reverse(
+        "enforcement:remedy_create", args=[appeal.notice.case_id, "corrective"]
+    )
+    page = client_as("smo").get(url).content.decode()
+    assert 'data-testid="corrective-waits"' in page
+    assert f"NOV-{appeal.notice_id}" in page
+    assert "wait for the Board" in page
+
+
+def test_the_corrective_measures_page_offers_a_notice_not_complied_with(
+    issued_notice, smo_user, client_as
+):
+    from enforcement.services import notices as notice_services
+
+    notice_services.notice_record_noncompliance(notice=issued_notice, actor=smo_user)
+    url = reverse(
+        "enforcement:remedy_create", args=[issued_notice.case_id, "corrective"]
+    )
+    page = client_as("smo").get(url).content.decode()
+    assert 'data-testid="corrective-waits"' not in page
+    assert f'<option value="{issued_notice.pk}"' in page
