@@ -75,6 +75,13 @@ def smo_or_clerk_permission(instance, user) -> bool:
     return has_role(user, Role.SMO, Role.CLERK)
 
 
+def clerk_permission(instance, user) -> bool:
+    """The Board's own acts (its hearing, its decision) are recorded by its clerk,
+    never by the SMO whose notice is appealed; an SMO may be given the clerk's
+    role explicitly, and the chronology shows who acted."""
+    return has_role(user, Role.CLERK)
+
+
 def attorney_permission(instance, user) -> bool:
     return has_role(user, Role.ATTORNEY)
 
@@ -90,6 +97,7 @@ def attorney_or_inspector_permission(instance, user) -> bool:
 # Which roles each predicate admits (for docs/transitions.md and the role tests).
 smo_permission.roles = (Role.SMO,)
 smo_or_clerk_permission.roles = (Role.SMO, Role.CLERK)
+clerk_permission.roles = (Role.CLERK,)
 attorney_permission.roles = (Role.ATTORNEY,)
 building_inspector_permission.roles = (Role.BUILDING_INSPECTOR,)
 attorney_or_inspector_permission.roles = (Role.ATTORNEY, Role.BUILDING_INSPECTOR)

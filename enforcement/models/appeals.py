@@ -10,7 +10,7 @@ from django_fsm import FSMField, transition
 from cases.models import Party
 from cases.models.records import private_upload_path
 
-from .base import FlowModel, guard, smo_or_clerk
+from .base import FlowModel, clerk, guard, smo_or_clerk
 from .notices import NoticeOfViolation
 
 
@@ -147,7 +147,7 @@ class Appeal(FlowModel):
         status,
         source=[AppealStatus.FILED, AppealStatus.HEARING_SCHEDULED],
         target=AppealStatus.HEARING_SCHEDULED,
-        permission=smo_or_clerk,
+        permission=clerk,
         conditions=[has_hearing_at, heard_after_filing],
         custom={
             "label": "Schedule the hearing",
@@ -162,7 +162,7 @@ class Appeal(FlowModel):
         status,
         source=AppealStatus.HEARING_SCHEDULED,
         target=AppealStatus.DECIDED,
-        permission=smo_or_clerk,
+        permission=clerk,
         conditions=[has_decision, decided_after_hearing],
         custom={"label": "Record the decision", "rule_id": "R-APL-3", "form": "decide"},
     )

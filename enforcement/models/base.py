@@ -9,6 +9,7 @@ from django_fsm import ConcurrentTransitionMixin
 from cases.roles import attorney_or_inspector_permission as attorney_or_inspector
 from cases.roles import attorney_permission as attorney
 from cases.roles import building_inspector_permission as building_inspector
+from cases.roles import clerk_permission as clerk
 from cases.roles import smo_or_clerk_permission as smo_or_clerk
 from cases.roles import smo_permission as smo
 from cases.workflow import actions, guard
@@ -18,6 +19,7 @@ __all__ = [
     "attorney",
     "attorney_or_inspector",
     "building_inspector",
+    "clerk",
     "guard",
     "smo",
     "smo_or_clerk",

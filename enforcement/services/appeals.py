@@ -164,7 +164,8 @@ def hearing_by(appeal) -> dt.date | None:
 def appeal_schedule_hearing(
     *, appeal, actor, hearing_at, location=""
 ) -> tuple[Appeal, str]:
-    """Schedule (or move) the Board's hearing. Who: clerk or SMO. A date after
+    """Schedule (or move) the Board's hearing. Who: the clerk (the Board's act,
+    not the SMO's: cases.roles.clerk_permission). A date after
     the hearing-by date (R-APL-2) is allowed, flagged and warned about.
     Returns (appeal, warning or '')."""
     limit = hearing_by(appeal)
@@ -200,7 +201,8 @@ def appeal_schedule_hearing(
 def appeal_decide(
     *, appeal, actor, decision, decided_on: dt.date, resolution: str
 ) -> Appeal:
-    """Record the Board's decision. Who: clerk or SMO.
+    """Record the Board's decision. Who: the clerk (the Board's act, not the
+    SMO's whose notice is appealed).
 
     Meets the hearing deadline (R-APL-2) on the hearing day; opens the two
     five-day deadlines to file the decision with the municipal clerk and to mail

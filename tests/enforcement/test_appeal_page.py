@@ -162,3 +162,25 @@ def test_a_hearing_dated_before_the_appeal_was_filed_is_refused(appeal, client_a
         response.content.decode()
     )
     assert Appeal.objects.get(pk=appeal.pk).hearing_at is None
+
+
+def test_the_boards_hearing_and_decision_are_the_clerks_to_record(
+    appeal, smo_user, client_as
+):
+    """The SMO whose notice is appealed may not schedule the Board's hearing nor
+    record its decision (issue 15); the page offers the SMO neither."""
+    with pytest.raises(Refused, match="role"):
+        appeal_services.appeal_schedule_hearing(
+            appeal=appeal,
+            actor=smo_user,
+            hearing_at=appeal.recorded_at,
+            location="Village Hall",
+        )
+    html = _page(client_as("smo"), appeal).content.decode()
+    assert 'data-step="schedule_hearing"' not in html
+    assert 'data-step="withdraw"' in html  # recording a withdrawal is still theirs
+    response = client_as("smo").post(
+        reverse("enforcement:appeal_step", args=[appeal.pk, "schedule_hearing"]),
+        {"schedule_hearing-hearing_at": "2026-03-20T19:00"},
+    )
+    assert response.status_code == 403
