@@ -22,3 +22,17 @@ class RefusingBackend(BaseEmailBackend):
 
     def send_messages(self, email_messages):
         raise ConnectionRefusedError(111, "Connection refused")
+
+
+class FlakyBackend(BaseEmailBackend):
+    """Refuses the first `failures` sends (class-wide), then delivers to locmem."""
+
+    failures = 0
+
+    def send_messages(self, email_messages):
+        from django.core.mail.backends.locmem import EmailBackend
+
+        if FlakyBackend.failures > 0:
+            FlakyBackend.failures -= 1
+            raise ConnectionRefusedError(111, "Connection refused")
+        return EmailBackend().send_messages(email_messages)
