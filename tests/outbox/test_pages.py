@@ -121,3 +121,10 @@ def test_the_page_costs_the_same_for_3_and_30_rows(
         smo_client.get(LIST)
     assert len(small.captured_queries) == len(large.captured_queries)
     assert OutgoingMessage.objects.count() == 30
+
+
+def test_the_admin_lists_the_outbox_read_only(client, superuser):
+    OutgoingMessageFactory(failed=True)
+    client.force_login(superuser)
+    assert client.get("/admin/cases/outgoingmessage/").status_code == 200
+    assert client.get("/admin/cases/outgoingmessage/add/").status_code == 403
