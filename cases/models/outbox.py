@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.contenttypes.fields import GenericForeignKey
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
+from django.urls import reverse
 from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
@@ -119,6 +120,15 @@ class OutgoingMessage(ConcurrentTransitionMixin, models.Model):
     @property
     def is_failed(self) -> bool:
         return self.status == self.Status.FAILED
+
+    @property
+    def cause_url(self) -> str:
+        """Where "what caused it" links: the case, else a receipt's report."""
+        if self.case_id:
+            return self.case.get_absolute_url()
+        if self.kind == self.Kind.RECEIPT and self.object_id:
+            return reverse("reports:detail", args=[self.object_id])
+        return ""
 
     @property
     def may_retry(self) -> bool:

@@ -56,6 +56,9 @@ def test_the_page_lists_failed_and_pending_deliveries_with_their_cause(smo_clien
     assert failed.subject in html and failed.cause in html
     assert "Connection refused" in html
     assert f'href="{case.get_absolute_url()}"' in html
+    # A receipt of a report not yet on a case links to the report.
+    report_url = reverse("reports:detail", args=[pending.object_id])
+    assert f'href="{report_url}">the report</a>' in html
     # Retry is offered on the failed row only.
     assert f'action="{_retry_url(failed)}"' in html
     assert f'action="{_retry_url(pending)}"' not in html
