@@ -20,16 +20,17 @@ Design (issue 7, issue 15):
 - Which kind: the tightest step of the schedule the deadline has reached, so a
   deadline opened 2 business days before its due date gets no late "before-5":
   it gets "before-1" on the right day. A step missed in an outage is sent late,
-  once, when the sweep runs again. Overdue: one alert per recipient; the daily digest lists
-  overdue deadlines every day after that.
+  once, when the sweep runs again. Overdue: one alert per recipient; the daily
+  digest lists overdue deadlines every day after that.
 - Who: staff by e-mail (the deadline's assignee; else the case's officer for
   SMO/discharger/facility duties; else every SMO user; clerk/Board duties: the
   clerk group), and the discharger at `notify_email` for their own duties
   (before and on the due day; an overdue discharger is the SMO's to pursue, not
   an automatic e-mail's).
 - The staff digest: one StaffDigest row per recipient and day (unique), with its
-  outbox row, composed when sent (`compose_digest`). The sweep creates the day's digests too once STAFF_DIGEST_HOUR has
-  passed, so a digest missed while the broker was down still goes out.
+  outbox row, composed when sent (`compose_digest`). The sweep creates the day's
+  digests too once STAFF_DIGEST_HOUR has passed, so a digest missed while the
+  broker was down still goes out.
 """
 
 import datetime as dt
