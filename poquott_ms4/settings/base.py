@@ -215,6 +215,15 @@ MAP_TILE_URL = env.str("MAP_TILE_URL", default="")
 # --- Celery -----------------------------------------------------------------
 if REDIS_URL:
     CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL)
+    # Connecting to publish gives up after one quick retry (kombu's default keeps
+    # trying for the whole connection timeout): a web request handing an outbox
+    # row over must not wait on a broker that is down; the sweep hands it later.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "max_retries": 1,
+        "interval_start": 0,
+        "interval_step": 0.1,
+        "interval_max": 0.1,
+    }
 else:
     # kombu's filesystem transport: a broker that needs no server. Every folder
     # it uses is under VAR_DIR; one left out defaults to the working directory
