@@ -4,22 +4,18 @@ failed; the sweep re-queues what is stuck; reminders, digests and documents go
 the same way."""
 
 import datetime as dt
-import hashlib
 import threading
 
 import pytest
 from django.core import mail
-from django.core.files.base import ContentFile
 from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
 from cases import tasks
 from cases.deadlines import reminders
-from cases.documents.contracts import DocumentKind
 from cases.models import (
     CaseEvent,
-    IssuedDocument,
     OutgoingMessage,
     Reminder,
     Report,
@@ -32,7 +28,7 @@ from tests.deadlines.conftest import deadline_on
 from tests.reports.helpers import valid_post
 
 from .factories import OutgoingMessageFactory
-from .helpers import deliver_queued
+from .helpers import deliver_queued, issued_document
 
 pytestmark = pytest.mark.django_db
 
@@ -372,37 +368,9 @@ def test_a_digest_is_an_outbox_row(smo_user):
     assert "due this week" in mail.outbox[0].subject
 
 
-def _issued_document(case, smo_user, *, issued=True) -> IssuedDocument:
-    from django.contrib.contenttypes.models import ContentType
-
-    pdf = b"%PDF-1.4 a notice of violation"
-    document = IssuedDocument(
-        kind=DocumentKind.NOTICE_OF_VIOLATION,
-        case=case,
-        content_type=ContentType.objects.get_for_model(case),
-        object_id=case.pk,
-        title="Notice of Violation",
-        document_number="NOV-2026-0001",
-        facts={},
-        citations=[],
-        html="<p>Notice</p>",
-        template_name="documents/notice_of_violation.html",
-        template_version="test",
-        issued_by=smo_user,
-        status=IssuedDocument.Status.ISSUED
-        if issued
-        else IssuedDocument.Status.RENDERING,
-    )
-    if issued:
-        document.sha256 = hashlib.sha256(pdf).hexdigest()
-        document.pdf.save("document.pdf", ContentFile(pdf), save=False)
-    document.save()
-    return document
-
-
 def test_a_document_emailed_to_a_party_goes_out_with_its_pdf(smo_user):
     case = case_open(actor=smo_user, source="phone", summary="Oil")
-    document = _issued_document(case, smo_user)
+    document = issued_document(case, smo_user)
     message = outbox.document_email(
         document=document, recipient="owner@example.org", actor=smo_user
     )
@@ -423,7 +391,7 @@ def test_a_document_still_rendering_waits_and_other_roles_may_not_send_it(
     smo_user, attorney_user
 ):
     case = case_open(actor=smo_user, source="phone", summary="Oil")
-    document = _issued_document(case, smo_user, issued=False)
+    document = issued_document(case, smo_user, issued=False)
     with pytest.raises(Refused):
         outbox.document_email(
             document=document, recipient="owner@example.org", actor=attorney_user
