@@ -21,6 +21,12 @@ RETRY_ON = outbox.TRANSIENT_ERRORS
 def deliver_message(self, message_id: int):
     """Send one outbox row once; on an error count the attempt and retry with
     exponential backoff (the row says how many are left), or leave it failed."""
+    return _deliver(self, message_id)
+
+
+def _deliver(task, message_id: int | None):
+    if message_id is None:
+        return False
     try:
         return outbox.message_deliver(message_id=message_id)
     except Exception as exc:
@@ -28,7 +34,7 @@ def deliver_message(self, message_id: int):
         if retry_in is None:
             return False  # failed for good: on the SMO's outbox page
         # max_retries=None: the row's attempts, not Celery's count, set the limit.
-        raise self.retry(exc=exc, countdown=retry_in, max_retries=None) from exc
+        raise task.retry(exc=exc, countdown=retry_in, max_retries=None) from exc
 
 
 @shared_task(name="cases.tasks.sweep_outbox", acks_late=True, ignore_result=True)
@@ -52,17 +58,17 @@ def send_staff_digests():
 
 # The two send tasks of before the outbox: a message of theirs still in the
 # broker at an upgrade delivers the reminder's or digest's outbox row.
-@shared_task(name="cases.tasks.send_reminder", acks_late=True, ignore_result=True)
-def send_reminder(reminder_id: int):
-    """Hand the Reminder's outbox row to deliver_message."""
-    message_id = reminders.reminder_message_id(reminder_id)
-    if message_id is not None:
-        deliver_message.delay(message_id)
+@shared_task(
+    bind=True, name="cases.tasks.send_reminder", acks_late=True, ignore_result=True
+)
+def send_reminder(self, reminder_id: int):
+    """Deliver the Reminder's outbox row, as deliver_message does."""
+    return _deliver(self, reminders.reminder_message_id(reminder_id))
 
 
-@shared_task(name="cases.tasks.send_staff_digest", acks_late=True, ignore_result=True)
-def send_staff_digest(digest_id: int):
-    """Hand the StaffDigest's outbox row to deliver_message."""
-    message_id = reminders.digest_message_id(digest_id)
-    if message_id is not None:
-        deliver_message.delay(message_id)
+@shared_task(
+    bind=True, name="cases.tasks.send_staff_digest", acks_late=True, ignore_result=True
+)
+def send_staff_digest(self, digest_id: int):
+    """Deliver the StaffDigest's outbox row, as deliver_message does."""
+    return _deliver(self, reminders.digest_message_id(digest_id))
