@@ -698,11 +698,12 @@ def seed(stdout=print):
     # reminders (sent), so the measured sweep is a normal day's.
     t = time.perf_counter()
     from cases.deadlines.reminders import sweep_reminders
-    from cases.models import Reminder, StaffDigest
+    from cases.models import OutgoingMessage, Reminder, StaffDigest
 
     result = sweep_reminders(today=today - dt.timedelta(days=1))
-    Reminder.objects.update(sent_at=now, enqueued_at=now)
-    StaffDigest.objects.update(sent_at=now, enqueued_at=now)
+    Reminder.objects.update(sent_at=now)
+    StaffDigest.objects.update(sent_at=now)
+    OutgoingMessage.objects.filter(status="pending").update(status="sent", sent_at=now)
     stdout(
         f"  yesterday's sweep: {result['created']:,} reminders, "
         f"{time.perf_counter() - t:.1f} s"

@@ -157,4 +157,9 @@ class CitationAdmin(admin.ModelAdmin):
 
 
 # Other areas register their models in cases/admin_<area>.py.
-from . import admin_deadlines, admin_documents, admin_reports  # noqa: E402, F401
+from . import (  # noqa: E402, F401
+    admin_deadlines,
+    admin_documents,
+    admin_outbox,
+    admin_reports,
+)

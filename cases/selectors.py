@@ -19,6 +19,7 @@ from .models import (
     Premises,
     Report,
 )
+from .outbox.selectors import delivery_counts
 from .roles import CASE_READERS, Role, has_role
 
 DUPLICATE_RADIUS_M = 150
@@ -147,6 +148,7 @@ def dashboard_for(user) -> dict:
             .order_by("-opened_at")[:10]
         )
         data["open_count"] = Case.objects.exclude(status__in=CLOSED_STATUSES).count()
+        data["outbox_counts"] = delivery_counts()
     if data["is_reader"]:
         data["recent_events"] = list(
             CaseEvent.objects.select_related("case", "premises", "actor").order_by(

@@ -8,6 +8,7 @@ urlpatterns = [
     path("", include("cases.urls_public")),
     path("staff/reports/", include("cases.reports.urls_staff")),
     path("staff/documents/", include("cases.documents.urls")),
+    path("staff/outbox/", include("cases.outbox.urls")),
     path("staff/", include("cases.urls")),
     path("open311/v2/", include("cases.open311.urls")),
     path("inspections/", include("inspections.urls")),

@@ -1,53 +1,50 @@
 """Reminders about deadlines: never lost, never sent twice.
 
-Design (issue 7):
-- The database is the outbox. The periodic sweep (`sweep_reminders`, run by the
-  Celery task `cases.tasks.sweep_deadlines`) finds the open deadlines coming due
-  on the schedule of REMINDER_BUSINESS_DAYS_BEFORE (business days on the office
+Design (issue 7, issue 15):
+- The periodic sweep (`sweep_reminders`, run by the Celery task
+  `cases.tasks.sweep_deadlines`) finds the open deadlines coming due on the
+  schedule of REMINDER_BUSINESS_DAYS_BEFORE (business days on the office
   calendar; 0 = the due day) and the overdue ones, and for each (deadline, kind,
-  recipient) creates the Reminder row first. The unique constraint on those three
-  makes the row a once-only ticket: a second sweep, or two sweeps at once, find
-  it or hit IntegrityError and move on.
-- Only after the row is committed is `send_reminder(reminder_id)` handed to the
-  broker (`transaction.on_commit`). If the broker is down the hand-over fails,
-  is logged, and `enqueued_at` stays empty; if the worker dies or the message is
-  lost, `sent_at` stays empty. Either way the next sweep hands every unsent
-  reminder of an open deadline again once REMINDER_REENQUEUE_AFTER_SECONDS have
-  passed since the last hand-over. Nothing is lost.
-- `deliver_reminder` locks the row (`select_for_update`), sends only if
-  `sent_at` is empty, then sets it and writes the "Reminder sent" timeline event
-  in the same transaction: a duplicated, retried or redelivered task sends one
-  e-mail. (If the mail server accepts a message and the database then fails to
-  commit, that one reminder is sent again: at-least-once is the safe side for a
-  legal deadline.)
+  recipient) creates the Reminder row. The unique constraint on those three makes
+  the row a once-only ticket: a second sweep, or two sweeps at once, find it or
+  hit IntegrityError and move on.
+- In the same transaction the reminder gets its outbox row
+  (cases.OutgoingMessage, cases/outbox/services.py), which does the rest: handed
+  to the broker on commit, re-queued by the outbox sweep if the broker was down
+  or the worker died, retried with backoff, locked and marked sent once, failed
+  (for the SMO to see and retry) when the retries run out.
+- The e-mail is composed when it is sent (`compose_reminder`), counting the
+  business days left on that day; a reminder of a deadline closed meanwhile is
+  not sent (its row is skipped). Once sent, `Reminder.sent_at` is set and the
+  "Reminder sent" timeline event written in the delivery's transaction.
 - Which kind: the tightest step of the schedule the deadline has reached, so a
   deadline opened 2 business days before its due date gets no late "before-5":
   it gets "before-1" on the right day. A step missed in an outage is sent late,
-  once, when the sweep runs again. Overdue: one alert per recipient; the daily digest lists
-  overdue deadlines every day after that.
+  once, when the sweep runs again. Overdue: one alert per recipient; the daily
+  digest lists overdue deadlines every day after that.
 - Who: staff by e-mail (the deadline's assignee; else the case's officer for
   SMO/discharger/facility duties; else every SMO user; clerk/Board duties: the
   clerk group), and the discharger at `notify_email` for their own duties
   (before and on the due day; an overdue discharger is the SMO's to pursue, not
   an automatic e-mail's).
-- The staff digest: one StaffDigest row per recipient and day (unique), sent the
-  same way. The sweep creates the day's digests too once STAFF_DIGEST_HOUR has
-  passed, so a digest missed while the broker was down still goes out.
+- The staff digest: one StaffDigest row per recipient and day (unique), with its
+  outbox row, composed when sent (`compose_digest`). The sweep creates the day's
+  digests too once STAFF_DIGEST_HOUR has passed, so a digest missed while the
+  broker was down still goes out.
 """
 
 import datetime as dt
 import logging
-from functools import partial
 
 from django.conf import settings
-from django.core.mail import EmailMessage
+from django.contrib.contenttypes.models import ContentType
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from ..models import Deadline, Reminder, StaffDigest
+from ..models import Deadline, OutgoingMessage, Reminder, StaffDigest
+from ..outbox import services as outbox
 from ..roles import Role
 from ..timeline import record_event
 from . import selectors
@@ -62,12 +59,6 @@ DUE_TODAY = "due-today"
 
 def _schedule() -> list[int]:
     return sorted({int(n) for n in settings.REMINDER_BUSINESS_DAYS_BEFORE if n >= 0})
-
-
-def _reenqueue_after() -> dt.timedelta:
-    return dt.timedelta(
-        seconds=getattr(settings, "REMINDER_REENQUEUE_AFTER_SECONDS", 600)
-    )
 
 
 def reminder_kind(
@@ -99,64 +90,78 @@ def _recipients(deadline: Deadline, kind: str, role_users: dict):
     return list(out.items())
 
 
-# --- handing tasks to the broker ------------------------------------------------
+# --- the outbox rows --------------------------------------------------------------
 
 
-def _hand_over(model, task_name: str, pk: int) -> bool:
-    """Give the send task to the broker; on failure leave it for the next sweep."""
-    from .. import tasks
-
-    try:
-        getattr(tasks, task_name).apply_async((pk,))
-    except Exception:  # the broker is down: the row is the outbox
-        log.warning("could not enqueue %s(%s); the next sweep retries", task_name, pk)
-        return False
-    model.objects.filter(pk=pk).update(enqueued_at=timezone.now())
-    return True
-
-
-def enqueue_reminder(reminder_id: int) -> bool:
-    return _hand_over(Reminder, "send_reminder", reminder_id)
-
-
-def enqueue_digest(digest_id: int) -> bool:
-    return _hand_over(StaffDigest, "send_staff_digest", digest_id)
-
-
-def requeue_unsent(now: dt.datetime | None = None) -> int:
-    """Hand again every unsent reminder of an open deadline (and every unsent
-    digest) last handed over more than REMINDER_REENQUEUE_AFTER_SECONDS ago, or
-    never. One query each, however many rows there are."""
-    cutoff = (now or timezone.now()) - _reenqueue_after()
-    stale = Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=cutoff)
-    reminder_ids = list(
-        Reminder.objects.filter(
-            stale, sent_at__isnull=True, deadline__status=Deadline.Status.OPEN
-        ).values_list("pk", flat=True)
+def _queue_reminder(reminder: Reminder, deadline: Deadline):
+    return outbox.message_queue(
+        kind=OutgoingMessage.Kind.REMINDER,
+        source=reminder,
+        recipient=reminder.recipient,
+        cause=f"{reminder.kind_label} reminder: {deadline.label} ({deadline.rule_id}),"
+        f" due {deadline.due_date:%Y-%m-%d}",
+        # The subject is composed again when it is sent (the days left then).
+        subject=f"Reminder: {deadline.label}, due {deadline.due_date:%Y-%m-%d}",
+        case=deadline.case if deadline.case_id else None,
     )
-    digest_ids = list(
-        StaffDigest.objects.filter(stale, sent_at__isnull=True).values_list(
-            "pk", flat=True
+
+
+def _queue_digest(digest: StaffDigest):
+    return outbox.message_queue(
+        kind=OutgoingMessage.Kind.DIGEST,
+        source=digest,
+        recipient=digest.recipient,
+        cause=f"Daily deadline digest of {digest.day:%Y-%m-%d}",
+        subject=f"Deadlines {digest.day:%Y-%m-%d}",
+    )
+
+
+def _message_id(kind: str, model, pk: int, queue) -> int | None:
+    """The outbox row of a reminder or digest; one made now for a row that has
+    none (created before the outbox, or by hand)."""
+    row = (
+        OutgoingMessage.objects.filter(
+            kind=kind,
+            content_type=ContentType.objects.get_for_model(model),
+            object_id=pk,
         )
+        .values_list("pk", flat=True)
+        .first()
     )
-    for pk in reminder_ids:
-        enqueue_reminder(pk)
-    for pk in digest_ids:
-        enqueue_digest(pk)
-    return len(reminder_ids) + len(digest_ids)
+    if row is not None:
+        return row
+    with transaction.atomic():
+        obj = model.objects.filter(pk=pk).first()
+        if obj is None or obj.sent_at is not None:
+            return None
+        return queue(obj).pk
+
+
+def reminder_message_id(reminder_id: int) -> int | None:
+    return _message_id(
+        OutgoingMessage.Kind.REMINDER,
+        Reminder,
+        reminder_id,
+        lambda r: _queue_reminder(r, r.deadline),
+    )
+
+
+def digest_message_id(digest_id: int) -> int | None:
+    return _message_id(
+        OutgoingMessage.Kind.DIGEST, StaffDigest, digest_id, _queue_digest
+    )
 
 
 # --- the sweep ------------------------------------------------------------------
 
 
 def sweep_reminders(*, today: dt.date | None = None) -> dict:
-    """Create the Reminder rows that are due and hand them to the broker on
-    commit; hand again what an outage left unsent. Who: the periodic task.
+    """Create the Reminder rows that are due, each with its outbox row (handed
+    to the broker on commit), and the day's digests. Who: the periodic task.
 
     The queries do not grow with deadlines not yet due: one indexed query
     (open, due before the horizon) finds the candidates."""
     today = today or timezone.localdate()
-    requeued = requeue_unsent()
     schedule = _schedule()
     cal = office_calendar()
     horizon = cal.add_business_days(today, (max(schedule) if schedule else 0) + 1)
@@ -188,7 +193,7 @@ def sweep_reminders(*, today: dt.date | None = None) -> dict:
                             recipient=address,
                             recipient_user=user,
                         )
-                        transaction.on_commit(partial(enqueue_reminder, reminder.pk))
+                        _queue_reminder(reminder, deadline)
                 except IntegrityError:  # a concurrent sweep created it first
                     continue
                 created += 1
@@ -197,7 +202,7 @@ def sweep_reminders(*, today: dt.date | None = None) -> dict:
     digest_hour = getattr(settings, "STAFF_DIGEST_HOUR", 7)
     if now.hour >= digest_hour and not StaffDigest.objects.filter(day=today).exists():
         digests = len(create_staff_digests(day=today))
-    return {"created": created, "requeued": requeued, "digests": digests}
+    return {"created": created, "digests": digests}
 
 
 # --- sending --------------------------------------------------------------------
@@ -220,9 +225,8 @@ def due_words(deadline: Deadline, *, today: dt.date, cal: BusinessCalendar) -> s
     return f"Due in {left} business day{'' if left == 1 else 's'}"
 
 
-def _reminder_message(
-    reminder: Reminder, deadline: Deadline, when: str
-) -> EmailMessage:
+def _reminder_text(reminder: Reminder, deadline: Deadline, when: str):
+    """(subject, body) of one reminder."""
     staff = reminder.recipient_user_id is not None
     case = f" ({deadline.case.number})" if deadline.case_id else ""
     subject = f"{when}: {deadline.label}{case}, {deadline.due_date:%A %Y-%m-%d}"
@@ -238,31 +242,24 @@ def _reminder_message(
             "list_url": _site_url(reverse("deadlines:list")),
         },
     )
-    return EmailMessage(
-        subject=f"[{settings.VILLAGE['name']}] {subject}"[:250],
-        body=body,
-        to=[reminder.recipient],
-    )
+    return f"[{settings.VILLAGE['name']}] {subject}"[:250], body
 
 
-def deliver_reminder(reminder_id: int, *, today: dt.date | None = None) -> bool:
-    """Send one reminder if it was not sent yet; True if this call sent it.
+def compose_reminder(message: OutgoingMessage, *, today: dt.date) -> outbox.Draft:
+    """The outbox composer of a reminder: the days left counted on `today` (the
+    day it is sent). Raises MessageNotNeeded for a reminder already sent, or of
+    a deadline closed meanwhile. Once sent: Reminder.sent_at and the timeline."""
+    reminder = Reminder.objects.filter(pk=message.object_id).first()
+    if reminder is None or reminder.sent_at is not None:
+        raise outbox.MessageNotNeeded("The reminder was already sent.")
+    deadline = Deadline.objects.select_related("case").get(pk=reminder.deadline_id)
+    if not deadline.is_open:
+        raise outbox.MessageNotNeeded("The deadline was closed before it went out.")
+    when = due_words(deadline, today=today, cal=office_calendar())
+    subject, body = _reminder_text(reminder, deadline, when)
 
-    Who: the task send_reminder. Locks the row so two deliveries of the same task
-    send once. A reminder of a deadline closed meanwhile is not sent. Raises the
-    mail backend's error (the task retries; the row stays unsent). The e-mail
-    counts the business days left from `today` (default: the day it is sent)."""
-    today = today or timezone.localdate()
-    with transaction.atomic():
-        reminder = Reminder.objects.select_for_update().filter(pk=reminder_id).first()
-        if reminder is None or reminder.sent_at is not None:
-            return False
-        deadline = Deadline.objects.select_related("case").get(pk=reminder.deadline_id)
-        if not deadline.is_open:
-            return False
-        when = due_words(deadline, today=today, cal=office_calendar())
-        _reminder_message(reminder, deadline, when).send()
-        reminder.sent_at = timezone.now()
+    def after_sent(sent: OutgoingMessage) -> None:
+        reminder.sent_at = sent.sent_at
         reminder.save(update_fields=["sent_at"])
         if deadline.case_id:
             record_event(
@@ -276,12 +273,24 @@ def deliver_reminder(reminder_id: int, *, today: dt.date | None = None) -> bool:
                 rule_id=deadline.rule_id,
                 subject=deadline,
             )
-    return True
+
+    return outbox.Draft(subject=subject, body=body, after_sent=after_sent)
+
+
+def deliver_reminder(reminder_id: int, *, today: dt.date | None = None) -> bool:
+    """Deliver one reminder through its outbox row now; True if this call sent
+    it. Who: tests and the legacy task; the worker runs deliver_message. A sent
+    reminder, or one of a deadline closed meanwhile, sends nothing. Raises the
+    mail backend's error (the row stays pending)."""
+    message_id = reminder_message_id(reminder_id)
+    if message_id is None:
+        return False
+    return outbox.message_deliver(message_id=message_id, today=today)
 
 
 def create_staff_digests(*, day: dt.date | None = None) -> list[int]:
     """One StaffDigest row per SMO/clerk user with an address (and per address of
-    STAFF_DIGEST_RECIPIENTS) for `day`, each handed to the broker on commit.
+    STAFF_DIGEST_RECIPIENTS) for `day`, each with its outbox row.
     Idempotent: a second call the same day creates nothing."""
     day = day or timezone.localdate()
     wanted = {}
@@ -298,7 +307,7 @@ def create_staff_digests(*, day: dt.date | None = None) -> list[int]:
                     recipient=address, day=day, defaults={"user": user}
                 )
                 if new:
-                    transaction.on_commit(partial(enqueue_digest, digest.pk))
+                    _queue_digest(digest)
         except IntegrityError:
             continue
         if new:
@@ -316,48 +325,57 @@ def _digest_lists(digest: StaffDigest) -> dict:
     }
 
 
-def deliver_digest(digest_id: int) -> bool:
-    """Send one day's digest if not sent yet (locked like deliver_reminder).
-    A digest with nothing due is marked done without an e-mail."""
-    with transaction.atomic():
-        digest = (
-            StaffDigest.objects.select_for_update(of=("self",))
-            .select_related("user")
-            .filter(pk=digest_id)
-            .first()
-        )
-        if digest is None or digest.sent_at is not None:
-            return False
-        if digest.user_id is not None and not (
-            digest.user.is_active
-            and (digest.user.is_superuser or _has_staff_role(digest.user))
-        ):
-            digest.sent_at = timezone.now()
-            digest.save(update_fields=["sent_at"])
-            return False
-        lists = _digest_lists(digest)
-        count = len(lists["overdue"]) + len(lists["due_this_week"])
-        if count:
-            body = render_to_string(
-                "deadlines/email/digest.txt",
-                {
-                    **lists,
-                    "digest": digest,
-                    "village": settings.VILLAGE,
-                    "list_url": _site_url(reverse("deadlines:list")),
-                },
-            )
-            EmailMessage(
-                subject=f"[{settings.VILLAGE['name']}] Deadlines {digest.day:%Y-%m-%d}: "
-                f"{len(lists['overdue'])} overdue, "
-                f"{len(lists['due_this_week'])} due this week",
-                body=body,
-                to=[digest.recipient],
-            ).send()
+def compose_digest(message: OutgoingMessage, *, today: dt.date) -> outbox.Draft:
+    """The outbox composer of a day's digest, from the deadlines as they are when
+    it is sent. A digest with nothing due, or to a user no longer staff, is
+    marked done without an e-mail (MessageNotNeeded)."""
+    digest = (
+        StaffDigest.objects.select_related("user").filter(pk=message.object_id).first()
+    )
+    if digest is None or digest.sent_at is not None:
+        raise outbox.MessageNotNeeded("The digest was already sent.")
+
+    def done(count: int) -> None:
         digest.deadline_count = count
         digest.sent_at = timezone.now()
         digest.save(update_fields=["deadline_count", "sent_at"])
-    return bool(count)
+
+    if digest.user_id is not None and not (
+        digest.user.is_active
+        and (digest.user.is_superuser or _has_staff_role(digest.user))
+    ):
+        done(0)
+        raise outbox.MessageNotNeeded("The recipient is no longer staff.")
+    lists = _digest_lists(digest)
+    count = len(lists["overdue"]) + len(lists["due_this_week"])
+    if not count:
+        done(0)
+        raise outbox.MessageNotNeeded("Nothing was due or overdue that day.")
+    body = render_to_string(
+        "deadlines/email/digest.txt",
+        {
+            **lists,
+            "digest": digest,
+            "village": settings.VILLAGE,
+            "list_url": _site_url(reverse("deadlines:list")),
+        },
+    )
+    return outbox.Draft(
+        subject=f"[{settings.VILLAGE['name']}] Deadlines {digest.day:%Y-%m-%d}: "
+        f"{len(lists['overdue'])} overdue, "
+        f"{len(lists['due_this_week'])} due this week",
+        body=body,
+        after_sent=lambda sent: done(count),
+    )
+
+
+def deliver_digest(digest_id: int) -> bool:
+    """Deliver one day's digest through its outbox row now; True if an e-mail
+    went out (a digest with nothing due is marked done without one)."""
+    message_id = digest_message_id(digest_id)
+    if message_id is None:
+        return False
+    return outbox.message_deliver(message_id=message_id)
 
 
 def _has_staff_role(user) -> bool:

@@ -15,6 +15,7 @@ from .deadlines import (
 )
 from .documents import DocumentFrozenError, IssuedDocument
 from .events import AppendOnlyError, CaseEvent
+from .outbox import OutgoingMessage
 from .premises import Outfall, Party, Premises
 from .records import Attachment, CaseParty, Delegation, Note
 from .reference import Citation, ExemptCategory, PollutantCategory
@@ -41,6 +42,7 @@ __all__ = [
     "IssuedDocument",
     "Note",
     "OfficeClosure",
+    "OutgoingMessage",
     "Outfall",
     "Party",
     "PollutantCategory",

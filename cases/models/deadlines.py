@@ -1,9 +1,9 @@
 """Legal deadlines and the reminders sent about them.
 
 Every due date is computed by cases.deadlines.engine from a rule id of RULES.md and
-stored with how it was computed; templates and e-mails only read it. The deadline
-rows are the reminders' outbox: a sweep finds what is due, and a Reminder row
-(unique per deadline and kind) makes sending idempotent.
+stored with how it was computed; templates and e-mails only read it. A sweep finds
+what is due; a Reminder row (unique per deadline, kind and recipient) is the
+once-only ticket, and its cases.OutgoingMessage row is what delivers it.
 
 Status: an open deadline stays open after its due date (shown as "overdue"); the
 sweep never closes it, because only a person knows whether the duty was done.
@@ -183,12 +183,8 @@ class Reminder(models.Model):
         help_text="Empty when the recipient is the discharger.",
     )
     created_at = models.DateTimeField(default=timezone.now)
-    enqueued_at = models.DateTimeField(
-        null=True,
-        blank=True,
-        help_text="Last time the send task was handed to the broker; the sweep "
-        "hands it again if it is still unsent some minutes later.",
-    )
+    # Delivery (hand-over, retries, failure) is the outbox row's business
+    # (cases.OutgoingMessage, source = this reminder); sent_at is the fact.
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -234,8 +230,9 @@ class StaffDigest(models.Model):
         help_text="Empty for an address of STAFF_DIGEST_RECIPIENTS.",
     )
     created_at = models.DateTimeField(default=timezone.now)
-    enqueued_at = models.DateTimeField(null=True, blank=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(
+        null=True, blank=True, help_text="Done: sent, or nothing was due."
+    )
     deadline_count = models.PositiveIntegerField(
         default=0, help_text="Deadlines listed; 0 = nothing due, no e-mail sent."
     )

@@ -1,19 +1,20 @@
 """Writes for resident reports: filing one (every channel), attaching it to a
 case, and the opt-in status-change e-mails.
 
-E-mails go out with `transaction.on_commit`, so nothing is sent for a report or
-a status that was rolled back."""
+E-mails are outbox rows (cases/outbox/services.py) written in the transaction of
+the report or the status change: nothing is sent for one that was rolled back,
+and the web request never talks to the mail server."""
 
 import logging
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from ..models import Report, ReportNotification, ReportPhoto
+from ..models import OutgoingMessage, Report, ReportNotification, ReportPhoto
+from ..outbox.services import message_queue
 from . import public_status
 
 logger = logging.getLogger(__name__)
@@ -43,8 +44,8 @@ def report_submit(
     service_code: str = "",
 ) -> Report:
     """File a report: the report and all its photos in one transaction (nothing
-    half-saved), then, after commit, e-mail the tracking code if an address was
-    given. It lands in the triage queue (no case yet).
+    half-saved), with the outbox row of the receipt (the tracking code) if an
+    address was given. It lands in the triage queue (no case yet).
 
     Who: anyone for WEB and OPEN311 (the view checks the API key); SMO staff for
     PHONE / WALK_IN / EMAIL (`entered_by` is required for those). `photos` are
@@ -87,23 +88,24 @@ def report_submit(
                 height=photo.height,
             )
         if report.reporter_email:
-            transaction.on_commit(lambda: _send_receipt(report.pk))
+            _queue_receipt(report)
     return report
 
 
-def _send_receipt(report_id: int) -> None:
-    report = Report.objects.get(pk=report_id)
+def _queue_receipt(report: Report) -> None:
     context = {
         "report": report,
         "status_url": status_url(report),
         "village": settings.VILLAGE,
     }
-    send_mail(
+    message_queue(
+        kind=OutgoingMessage.Kind.RECEIPT,
+        source=report,
+        recipient=report.reporter_email,
+        cause=f"Receipt of report {report.tracking_code}",
         subject=f"Your stormwater report {report.tracking_code}",
-        message=render_to_string("reports/email/receipt.txt", context),
-        from_email=None,
-        recipient_list=[report.reporter_email],
-        fail_silently=False,
+        body=render_to_string("reports/email/receipt.txt", context),
+        case=report.case,
     )
 
 
@@ -112,11 +114,11 @@ def notify_reporters_of_status_change(case) -> int:
     whose public status changed, once per status.
 
     cases.services calls it after every transition and triage attachment,
-    inside or outside the
-    transaction: a ReportNotification row (unique on report + status) is written
-    first, and the e-mail is sent on commit, so a repeated call, a concurrent
-    call or a rolled-back transition sends nothing twice. Returns how many
-    e-mails were scheduled. Who: any service; no permission is needed."""
+    inside or outside the transaction: a ReportNotification row (unique on
+    report + status) and its outbox row are written together, so a repeated
+    call, a concurrent call or a rolled-back transition sends nothing twice.
+    Returns how many e-mails were queued. Who: any service; no permission is
+    needed."""
     scheduled = 0
     reports = Report.objects.filter(
         wants_updates=True, case__in=_followers(case)
@@ -128,12 +130,12 @@ def notify_reporters_of_status_change(case) -> int:
                 continue  # the receipt already said "received"
             try:
                 with transaction.atomic():
-                    ReportNotification.objects.create(report=report, status=status.key)
+                    notification = ReportNotification.objects.create(
+                        report=report, status=status.key
+                    )
+                    _queue_status_change(report, notification, status)
             except IntegrityError:
                 continue  # already told about this status
-            transaction.on_commit(
-                lambda pk=report.pk, key=status.key: _send_status_change(pk, key)
-            )
             scheduled += 1
     return scheduled
 
@@ -144,20 +146,20 @@ def _followers(case):
     return Case.objects.filter(pk=case.pk) | Case.objects.filter(merged_into=case)
 
 
-def _send_status_change(report_id: int, key: str) -> None:
-    report = Report.objects.get(pk=report_id)
-    status = next(s for s in public_status.ALL if s.key == key)
+def _queue_status_change(report: Report, notification, status) -> None:
     context = {
         "report": report,
         "status": status,
         "status_url": status_url(report),
         "village": settings.VILLAGE,
     }
-    send_mail(
+    message_queue(
+        kind=OutgoingMessage.Kind.STATUS_CHANGE,
+        source=notification,
+        recipient=report.reporter_email,
+        cause=f"Report {report.tracking_code} is now “{status.label}”",
         subject=f"Update on your stormwater report {report.tracking_code}: "
         f"{status.label}",
-        message=render_to_string("reports/email/status_change.txt", context),
-        from_email=None,
-        recipient_list=[report.reporter_email],
-        fail_silently=False,
+        body=render_to_string("reports/email/status_change.txt", context),
+        case=report.case,
     )

@@ -183,11 +183,18 @@ STAFF_DIGEST_RECIPIENTS = env.list("STAFF_DIGEST_RECIPIENTS", default=[])
 # The hour (local) of the daily staff digest; after it the sweep also makes any
 # digest the beat task could not (broker down at that hour).
 STAFF_DIGEST_HOUR = env.int("STAFF_DIGEST_HOUR", default=7)
-# An unsent reminder handed to the broker this long ago is handed again by the
-# sweep (the message was lost, or the worker died before sending).
-REMINDER_REENQUEUE_AFTER_SECONDS = env.int(
-    "REMINDER_REENQUEUE_AFTER_SECONDS", default=600
+
+# The outbox (cases/outbox/services.py): every e-mail is a row first.
+# Attempts per message before it is "failed" (the SMO's outbox page).
+OUTBOX_MAX_ATTEMPTS = env.int("OUTBOX_MAX_ATTEMPTS", default=6)
+# Pause before the n-th retry: base × 2^(n-1), at most the cap (30 s … 16 min).
+OUTBOX_RETRY_BACKOFF_SECONDS = env.int("OUTBOX_RETRY_BACKOFF_SECONDS", default=30)
+OUTBOX_RETRY_BACKOFF_MAX_SECONDS = env.int(
+    "OUTBOX_RETRY_BACKOFF_MAX_SECONDS", default=1800
 )
+# A row still pending this long after it was written or last handed to the broker
+# is handed again by the sweep (broker down at commit, worker killed mid-send).
+OUTBOX_REQUEUE_AFTER_SECONDS = env.int("OUTBOX_REQUEUE_AFTER_SECONDS", default=300)
 
 # Content Security Policy (django-csp 4): everything from our own origin.
 CONTENT_SECURITY_POLICY = {
@@ -208,6 +215,15 @@ MAP_TILE_URL = env.str("MAP_TILE_URL", default="")
 # --- Celery -----------------------------------------------------------------
 if REDIS_URL:
     CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL)
+    # Connecting to publish gives up after one quick retry (kombu's default keeps
+    # trying for the whole connection timeout): a web request handing an outbox
+    # row over must not wait on a broker that is down; the sweep hands it later.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "max_retries": 1,
+        "interval_start": 0,
+        "interval_step": 0.1,
+        "interval_max": 0.1,
+    }
 else:
     # kombu's filesystem transport: a broker that needs no server. Every folder
     # it uses is under VAR_DIR; one left out defaults to the working directory
@@ -235,12 +251,17 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 # Do not hang a web request when the broker is down: the database row is the
-# outbox and the next sweep picks it up.
+# outbox and the outbox sweep picks it up.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_PUBLISH_RETRY = False
 # The static beat schedule: the reminder sweep finds what is due and what was missed.
 CELERY_BEAT_SCHEDULE = {
+    # The outbox sweep: re-queue e-mails left pending (see OUTBOX_* above).
+    "outbox-sweep": {
+        "task": "cases.tasks.sweep_outbox",
+        "schedule": env.int("OUTBOX_SWEEP_SECONDS", default=120),
+    },
     "deadline-sweep": {
         "task": "cases.tasks.sweep_deadlines",
         "schedule": env.int("DEADLINE_SWEEP_SECONDS", default=300),

@@ -13,7 +13,8 @@ from kombu.exceptions import OperationalError
 from cases import tasks
 from cases.deadlines import reminders
 from cases.deadlines.business_days import BusinessCalendar
-from cases.models import CaseEvent, Deadline, Reminder, StaffDigest
+from cases.models import CaseEvent, Deadline, OutgoingMessage, Reminder, StaffDigest
+from cases.outbox import services as outbox
 
 from .conftest import deadline_on
 
@@ -34,8 +35,11 @@ def broker_down(monkeypatch):
     def refuse(*args, **kwargs):
         raise OperationalError("Error 111 connecting to broker: Connection refused")
 
-    monkeypatch.setattr(tasks.send_reminder, "apply_async", refuse)
-    monkeypatch.setattr(tasks.send_staff_digest, "apply_async", refuse)
+    monkeypatch.setattr(tasks.deliver_message, "apply_async", refuse)
+
+
+def _message_of(reminder):
+    return OutgoingMessage.objects.get(kind="reminder", object_id=reminder.pk)
 
 
 def _kind(due, today=THU):
@@ -147,38 +151,41 @@ def test_a_missing_reminder_id_is_ignored():
     assert reminders.deliver_reminder(987654321) is False
 
 
-def test_with_the_broker_down_the_row_waits_and_the_next_sweep_hands_it_over(
-    smo_user, broker_down, django_capture_on_commit_callbacks, monkeypatch
+def test_with_the_broker_down_the_row_waits_and_the_outbox_sweep_hands_it_over(
+    smo_user, broker_down, django_capture_on_commit_callbacks, monkeypatch, settings
 ):
+    settings.OUTBOX_REQUEUE_AFTER_SECONDS = 300
     deadline_on(THU)
     with django_capture_on_commit_callbacks(execute=True):
         reminders.sweep_reminders(today=THU)  # the hand-over fails, logged
     reminder = Reminder.objects.get()
-    assert reminder.enqueued_at is None and reminder.sent_at is None
+    message = _message_of(reminder)
+    assert message.is_pending and message.enqueued_at is None
+    assert reminder.sent_at is None
 
     handed = []
     monkeypatch.setattr(
-        tasks.send_reminder, "apply_async", lambda args: handed.append(args)
+        tasks.deliver_message, "apply_async", lambda args: handed.append(args)
     )
-    reminders.sweep_reminders(today=THU)
-    assert handed == [(reminder.pk,)]
-    reminder.refresh_from_db()
-    assert reminder.enqueued_at is not None
+    later = timezone.now() + dt.timedelta(minutes=6)
+    assert outbox.message_requeue_stale(now=later) == 1
+    assert handed == [(message.pk,)]
+    message.refresh_from_db()
+    assert message.enqueued_at == later
 
 
 def test_a_recently_handed_reminder_is_not_handed_again(smo_user, monkeypatch):
     deadline = deadline_on(THU)
-    Reminder.objects.create(
-        deadline=deadline,
-        kind="due-today",
-        recipient=smo_user.email,
-        enqueued_at=timezone.now(),
+    reminder = Reminder.objects.create(
+        deadline=deadline, kind="due-today", recipient=smo_user.email
     )
+    reminders.reminder_message_id(reminder.pk)
+    OutgoingMessage.objects.update(enqueued_at=timezone.now())
     handed = []
     monkeypatch.setattr(
-        tasks.send_reminder, "apply_async", lambda args: handed.append(args)
+        tasks.deliver_message, "apply_async", lambda args: handed.append(args)
     )
-    assert reminders.requeue_unsent() == 0
+    assert outbox.message_requeue_stale() == 0
     assert handed == []
 
 

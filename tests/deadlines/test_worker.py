@@ -1,6 +1,6 @@
 """Reminders through a REAL Celery worker on Redis: sent exactly once, a
 duplicate delivery sends one e-mail, and what an outage lost goes out on the next
-sweep. The worker thread shares the process, so Django's locmem mail.outbox
+outbox sweep. The worker thread shares the process, so Django's locmem mail.outbox
 sees what it sends."""
 
 import datetime as dt
@@ -13,7 +13,7 @@ from kombu.exceptions import OperationalError
 
 from cases import tasks
 from cases.deadlines import reminders
-from cases.models import CaseEvent, Reminder
+from cases.models import CaseEvent, OutgoingMessage, Reminder
 
 from .conftest import deadline_on, wait_for
 
@@ -35,12 +35,10 @@ def _sentinel(smo_user):
     the queue in order): once its e-mail is out, earlier tasks have run."""
     far = deadline_on(timezone.localdate() + dt.timedelta(days=90), purpose="sentinel")
     reminder = Reminder.objects.create(
-        deadline=far,
-        kind="before-5",
-        recipient="sentinel@poquott.example",
-        enqueued_at=timezone.now(),
+        deadline=far, kind="before-5", recipient="sentinel@poquott.example"
     )
-    tasks.send_reminder.delay(reminder.pk)
+    # Its outbox row, handed to the broker on commit.
+    reminders.reminder_message_id(reminder.pk)
     wait_for(lambda: _to("sentinel@poquott.example"), "the sentinel e-mail")
 
 
@@ -78,21 +76,23 @@ def test_a_duplicate_delivery_of_send_reminder_sends_one_email(worker, smo_user)
 
 
 def test_a_sweep_after_a_broker_outage_sends_what_was_missed(
-    worker, smo_user, monkeypatch
+    worker, smo_user, monkeypatch, settings
 ):
+    settings.OUTBOX_REQUEUE_AFTER_SECONDS = 0
     deadline_on(timezone.localdate())
 
     def refuse(*args, **kwargs):
         raise OperationalError("Error 111 connecting to broker: Connection refused")
 
     with monkeypatch.context() as outage:
-        outage.setattr(tasks.send_reminder, "apply_async", refuse)
+        outage.setattr(tasks.deliver_message, "apply_async", refuse)
         reminders.sweep_reminders()  # the row is committed; the hand-over fails
     reminder = Reminder.objects.get()
-    assert reminder.sent_at is None and reminder.enqueued_at is None
+    message = OutgoingMessage.objects.get(kind="reminder", object_id=reminder.pk)
+    assert reminder.sent_at is None and message.is_pending
     assert _to(smo_user.email) == []
 
-    tasks.sweep_deadlines.delay()  # the broker is back
+    tasks.sweep_outbox.delay()  # the broker is back
     wait_for(lambda: _to(smo_user.email), "the missed reminder")
     _sentinel(smo_user)
     assert len(_to(smo_user.email)) == 1
@@ -103,20 +103,19 @@ def test_a_sweep_after_a_broker_outage_sends_what_was_missed(
 def test_a_message_lost_while_the_worker_was_down_is_sent_by_a_later_sweep(
     clean_broker, smo_user, settings
 ):
-    settings.REMINDER_REENQUEUE_AFTER_SECONDS = 60
+    settings.OUTBOX_REQUEUE_AFTER_SECONDS = 60
     deadline_on(timezone.localdate())
     reminders.sweep_reminders()  # handed to Redis, no worker running
     reminder = Reminder.objects.get()
-    assert reminder.enqueued_at is not None
     clean_broker.control.purge()  # the message is lost with the broker's data
-    Reminder.objects.filter(pk=reminder.pk).update(
-        enqueued_at=timezone.now() - dt.timedelta(minutes=5)
+    OutgoingMessage.objects.filter(kind="reminder", object_id=reminder.pk).update(
+        created_at=timezone.now() - dt.timedelta(minutes=5)
     )
 
     with start_worker(
         clean_broker, pool="solo", perform_ping_check=False, loglevel="WARNING"
     ):
-        tasks.sweep_deadlines.delay()
+        tasks.sweep_outbox.delay()
         wait_for(lambda: _to(smo_user.email), "the lost reminder")
         _sentinel(smo_user)
     assert len(_to(smo_user.email)) == 1

@@ -11,6 +11,7 @@ from PIL import Image
 
 from cases.models import Report, ReportPhoto
 from cases.uploads import MAX_FILE_BYTES
+from tests.outbox.helpers import deliver_queued
 
 from .helpers import (
     HTML_TRAILER,
@@ -81,6 +82,8 @@ def test_tracking_code_is_emailed_when_an_address_is_given(
         )
     report = Report.objects.get()
     assert report.wants_updates
+    assert mail.outbox == []  # queued in the request, sent by the worker
+    assert deliver_queued() == 1
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == ["ann@example.org"]

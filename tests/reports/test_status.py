@@ -4,7 +4,13 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from cases.models import CaseStatus, Note, Report, ReportNotification
+from cases.models import (
+    CaseStatus,
+    Note,
+    OutgoingMessage,
+    Report,
+    ReportNotification,
+)
 from cases.reports import public_status
 from cases.reports.selectors import normalize_tracking_code
 from cases.reports.services import (
@@ -12,8 +18,11 @@ from cases.reports.services import (
     report_submit,
 )
 from cases.services import case_open, case_run_transition
+from tests.outbox.helpers import deliver_queued
 
 from .helpers import category, open_case_for
+
+STATUS_CHANGE = OutgoingMessage.Kind.STATUS_CHANGE
 
 pytestmark = pytest.mark.django_db
 URL = reverse("public:status")
@@ -195,6 +204,8 @@ def test_opted_in_reporter_is_emailed_once_per_status(
     assert mail.outbox == []
     with django_capture_on_commit_callbacks(execute=True):
         case_run_transition(case=case, transition="start_investigation", actor=smo_user)
+    assert mail.outbox == []  # queued with the transition, sent by the worker
+    assert deliver_queued(STATUS_CHANGE) == 1
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == ["ann@example.org"]
@@ -204,6 +215,7 @@ def test_opted_in_reporter_is_emailed_once_per_status(
     with django_capture_on_commit_callbacks(execute=True):
         assert notify_reporters_of_status_change(case) == 0
         notify_reporters_of_status_change(case)
+    assert deliver_queued(STATUS_CHANGE) == 0
     assert len(mail.outbox) == 1
     assert ReportNotification.objects.filter(report=report).count() == 1
     assert not ReportNotification.objects.filter(report=quiet).exists()

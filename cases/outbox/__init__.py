@@ -1,0 +1,1 @@
+"""The outbox: the only way an e-mail leaves the system (see services.py)."""
