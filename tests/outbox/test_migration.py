@@ -1,4 +1,4 @@
-"""The data migration 0016: reminders and digests left unsent before the outbox
+"""The data migration 0017: reminders and digests left unsent before the outbox
 become outbox rows, keeping when they were last handed to the broker."""
 
 import datetime as dt
@@ -10,8 +10,8 @@ from django.utils import timezone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE = [("cases", "0015_events_for_every_record")]
-AFTER = [("cases", "0016_outbox")]
+BEFORE = [("cases", "0016_sections_from_the_citation_table")]
+AFTER = [("cases", "0017_outbox")]
 
 
 def _migrate(targets):

@@ -53,7 +53,7 @@ def unsent_to_outbox(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("cases", "0015_events_for_every_record"),
+        ("cases", "0016_sections_from_the_citation_table"),
         ("contenttypes", "0002_remove_content_type_name"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
