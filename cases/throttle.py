@@ -1,12 +1,20 @@
 """Failed sign-in throttle: a cool-off per (username, address) and per address.
 
 Backed by the default cache (a file cache in the embedded default, Redis in
-production), so it holds across processes. Never a permanent lock-out."""
+production), so it holds across processes. Never a permanent lock-out. Used by
+the staff sign-in (`/accounts/login/`) and the admin's (`/admin/login/`).
+
+When the cache does not answer the throttle is skipped (logged and counted by
+`cases.failsafe`): staff can still sign in while Redis is down."""
 
 import hashlib
 
 from django.conf import settings
 from django.core.cache import cache
+
+from .failsafe import record_cache_failure
+
+SCOPE = "sign-in"
 
 
 def client_ip(request) -> str:
@@ -28,22 +36,33 @@ def _keys(username: str, ip: str):
 
 
 def is_throttled(username: str, ip: str) -> bool:
-    return any((cache.get(key) or 0) >= limit for key, limit in _keys(username, ip))
+    """True during a cool-off; False when the cache does not answer."""
+    try:
+        return any((cache.get(key) or 0) >= limit for key, limit in _keys(username, ip))
+    except Exception as exc:  # any error of the cache backend: fail open
+        record_cache_failure(SCOPE, exc)
+        return False
 
 
 def record_failure(username: str, ip: str) -> None:
     timeout = settings.LOGIN_THROTTLE_COOLOFF_SECONDS
-    for key, _limit in _keys(username, ip):
-        if cache.add(key, 1, timeout):
-            continue
-        try:
-            cache.incr(key)
-        except ValueError:
-            cache.set(key, 1, timeout)
+    try:
+        for key, _limit in _keys(username, ip):
+            if cache.add(key, 1, timeout):
+                continue
+            try:
+                cache.incr(key)
+            except ValueError:
+                cache.set(key, 1, timeout)
+    except Exception as exc:  # any error of the cache backend: fail open
+        record_cache_failure(SCOPE, exc)
 
 
 def clear(username: str, ip: str) -> None:
-    cache.delete(_keys(username, ip)[0][0])
+    try:
+        cache.delete(_keys(username, ip)[0][0])
+    except Exception as exc:  # any error of the cache backend: fail open
+        record_cache_failure(SCOPE, exc)
 
 
 def cooloff_minutes() -> int:
