@@ -40,6 +40,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "poquott_ms4.middleware.EdgeMiddleware",  # private, no-store for staff pages
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -89,6 +90,13 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
+            # A Redis that does not answer costs a request a second or so, never
+            # a hang: the limits that use the cache then let the request through
+            # (cases.failsafe) and /healthz answers 503.
+            "OPTIONS": {
+                "socket_connect_timeout": env.float("CACHE_TIMEOUT_SECONDS", default=1),
+                "socket_timeout": env.float("CACHE_TIMEOUT_SECONDS", default=1),
+            },
         }
     }
 else:
@@ -118,6 +126,15 @@ LOGOUT_REDIRECT_URL = "public:home"
 LOGIN_THROTTLE_PER_USER = env.int("LOGIN_THROTTLE_PER_USER", default=5)
 LOGIN_THROTTLE_PER_IP = env.int("LOGIN_THROTTLE_PER_IP", default=30)
 LOGIN_THROTTLE_COOLOFF_SECONDS = env.int("LOGIN_THROTTLE_COOLOFF_SECONDS", default=900)
+
+# Staff sessions last a working day, counted from sign-in (SESSION_SAVE_EVERY_REQUEST
+# stays off, so activity does not stretch it), and end when the browser closes:
+# the village hall's computers are shared. Sessions are in the database (Django's
+# default engine), so a Redis outage signs nobody out.
+SESSION_COOKIE_AGE = env.int("SESSION_COOKIE_AGE", default=12 * 60 * 60)
+SESSION_EXPIRE_AT_BROWSER_CLOSE = env.bool(
+    "SESSION_EXPIRE_AT_BROWSER_CLOSE", default=True
+)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "America/New_York"
