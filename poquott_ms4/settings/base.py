@@ -5,10 +5,12 @@ the environment (see `.env.example`); the embedded default needs no PostgreSQL,
 Redis or mail server: SQLite, kombu's filesystem broker and e-mail as files in var/.
 """
 
+import ipaddress
 from pathlib import Path
 
 import environ
 from celery.schedules import crontab
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 # A relative VAR_DIR (the Makefile's default "var") is taken from the project folder.
@@ -40,7 +42,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "poquott_ms4.middleware.EdgeMiddleware",  # private, no-store for staff pages
+    "poquott_ms4.middleware.EdgeMiddleware",  # trusted proxies; private, no-store
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -135,6 +137,24 @@ SESSION_COOKIE_AGE = env.int("SESSION_COOKIE_AGE", default=12 * 60 * 60)
 SESSION_EXPIRE_AT_BROWSER_CLOSE = env.bool(
     "SESSION_EXPIRE_AT_BROWSER_CLOSE", default=True
 )
+
+# The reverse proxies in front of the site (addresses or networks, the format of
+# gunicorn's --forwarded-allow-ips, which the Dockerfile sets from the same
+# variable). Only a request from one of them may set X-Forwarded-For/-Proto
+# (poquott_ms4.middleware). With TRUSTED_PROXY_COUNT = N proxies in a row, the
+# visitor's address, which every limit keys on, is the Nth entry from the right
+# of X-Forwarded-For (cases.throttle.client_ip); 0 = REMOTE_ADDR.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy)  # strict, as gunicorn is
+    except ValueError as exc:
+        raise ImproperlyConfigured(
+            f"TRUSTED_PROXIES: {_proxy!r} is not an address or network ({exc})."
+        ) from exc
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT cannot be negative.")
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "America/New_York"
