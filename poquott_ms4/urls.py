@@ -2,7 +2,14 @@ from django.contrib import admin
 from django.urls import include, path
 
 from cases.views import health, public
-from cases.views.auth import StaffLoginView
+from cases.views.auth import (
+    StaffLoginView,
+    ThrottledAdminAuthenticationForm,
+    ThrottledPasswordResetView,
+)
+
+# /admin/login/ takes the staff sign-in's failed sign-in cool-off (cases.throttle).
+admin.site.login_form = ThrottledAdminAuthenticationForm
 
 urlpatterns = [
     path("", include("cases.urls_public")),
@@ -15,6 +22,11 @@ urlpatterns = [
     path("enforcement/", include("enforcement.urls")),
     path("", include("cases.deadlines.urls")),
     path("accounts/login/", StaffLoginView.as_view(), name="login"),
+    path(
+        "accounts/password_reset/",
+        ThrottledPasswordResetView.as_view(),
+        name="password_reset",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),

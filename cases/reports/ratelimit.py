@@ -3,7 +3,10 @@ the Open311 POST, and a looser one for status look-ups.
 
 Fixed windows counted in the default cache: a file cache in the embedded default
 (shared by every process), Redis in production. Only a hash of the address is
-kept, and only for the window."""
+kept, and only for the window.
+
+When the cache does not answer, every limit lets the request through (logged and
+counted by `cases.failsafe`): a report is never lost to the limiter."""
 
 import hashlib
 from dataclasses import dataclass
@@ -11,6 +14,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 
+from ..failsafe import record_cache_failure
 from ..throttle import client_ip
 
 
@@ -31,6 +35,11 @@ OPEN311_POST = Limit("open311", *getattr(settings, "OPEN311_RATE_LIMIT", (30, 36
 STATUS_LOOKUP = Limit(
     "status", *getattr(settings, "STATUS_LOOKUP_RATE_LIMIT", (60, 600))
 )
+# Password-reset e-mails: per address and, separately, per e-mail address asked
+# for, so neither one visitor nor many can flood a member of staff's mailbox.
+PASSWORD_RESET = Limit(
+    "password-reset", *getattr(settings, "PASSWORD_RESET_RATE_LIMIT", (5, 3600))
+)
 
 
 def _key(limit: Limit, ip: str) -> str:
@@ -38,10 +47,19 @@ def _key(limit: Limit, ip: str) -> str:
     return f"ratelimit:{limit.scope}:{digest}"
 
 
-def hit(limit: Limit, request) -> bool:
-    """Count one attempt from the request's address; True if it is within the
-    limit, False if the caller is over it (and should be refused)."""
-    key = _key(limit, client_ip(request))
+def hit(limit: Limit, request, *, subject: str | None = None) -> bool:
+    """Count one attempt from the request's address (or, given `subject`, for
+    that subject, e.g. an e-mail address); True if it is within the limit, False
+    if the caller is over it (and should be refused). True when the cache fails."""
+    key = _key(limit, client_ip(request) if subject is None else f"subject|{subject}")
+    try:
+        return _count(key, limit)
+    except Exception as exc:  # any error of the cache backend: fail open
+        record_cache_failure(limit.scope, exc)
+        return True
+
+
+def _count(key: str, limit: Limit) -> bool:
     if cache.add(key, 1, limit.seconds):
         return True
     try:
@@ -53,4 +71,7 @@ def hit(limit: Limit, request) -> bool:
 
 
 def reset(limit: Limit, request) -> None:
-    cache.delete(_key(limit, client_ip(request)))
+    try:
+        cache.delete(_key(limit, client_ip(request)))
+    except Exception as exc:  # nothing to reset in a cache that is down
+        record_cache_failure(limit.scope, exc)

@@ -1,11 +1,17 @@
 from django import forms
+from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.views import LoginView, PasswordResetView
 
 from .. import throttle
+from ..reports import ratelimit
 
 
-class ThrottledAuthenticationForm(AuthenticationForm):
+class ThrottledSignInMixin:
+    """The failed sign-in cool-off of `cases.throttle`, for any authentication
+    form: during a cool-off even the right password is refused."""
+
     def clean(self):
         username = self.cleaned_data.get("username") or ""
         ip = throttle.client_ip(self.request)
@@ -25,7 +31,36 @@ class ThrottledAuthenticationForm(AuthenticationForm):
         return cleaned
 
 
+class ThrottledAuthenticationForm(ThrottledSignInMixin, AuthenticationForm):
+    pass
+
+
+class ThrottledAdminAuthenticationForm(ThrottledSignInMixin, AdminAuthenticationForm):
+    """/admin/login/: the same cool-off, counted in the same buckets as the
+    staff sign-in (a guess at one counts against the other)."""
+
+
 class StaffLoginView(LoginView):
     form_class = ThrottledAuthenticationForm
     template_name = "registration/login.html"
     redirect_authenticated_user = True
+
+
+class ThrottledPasswordResetView(PasswordResetView):
+    """The password-reset form, limited per address and per e-mail address asked
+    for (ratelimit.PASSWORD_RESET); over the limit the form says so, with 429,
+    and no e-mail is sent."""
+
+    def form_valid(self, form):
+        email = form.cleaned_data["email"].strip().lower()
+        from_address = ratelimit.hit(ratelimit.PASSWORD_RESET, self.request)
+        for_email = ratelimit.hit(ratelimit.PASSWORD_RESET, self.request, subject=email)
+        if from_address and for_email:
+            return super().form_valid(form)
+        form.add_error(  # the form's template shows the e-mail field's errors only
+            "email",
+            "Too many password-reset requests in a short time. Please wait about "
+            f"{ratelimit.PASSWORD_RESET.minutes} minutes, or call the village office "
+            f"at {settings.VILLAGE['phone']}.",
+        )
+        return self.render_to_response(self.get_context_data(form=form), status=429)

@@ -1,9 +1,41 @@
-"""GET /healthz: the state of the database, the cache and the broker, as JSON."""
+"""GET /healthz: the state of the database, the cache and the broker, as JSON.
+
+503 when a component the site cannot work without is down; 200 otherwise, with
+"status": "degraded" when only the broker is.
+
+- database: always required. Every page, every report and every session (the
+  session engine is the database's) lives there.
+- cache: required. It is Redis in production (REDIS_URL; a file cache in the
+  embedded default) and holds the failed sign-in throttle and the report,
+  Open311, status and password-reset limits. Those fail open, so pages keep
+  working while it is down, but the site then runs without its abuse limits;
+  the 503 tells the operator so. Sessions are not in it.
+- broker: not required. Reports and documents are written to the database first
+  (the outbox); the worker picks them up when the broker is back. So a broker
+  that does not answer is "degraded", still 200.
+
+The body also carries `limits_skipped`: how often this process let a request
+through because the cache failed (`cases.failsafe`)."""
 
 from django.core.cache import cache
 from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
+
+from ..failsafe import cache_failures
+
+REQUIRED = ("database", "cache")
+WHEN_DOWN = {
+    "database": "Nothing can be read or saved.",
+    "cache": (
+        "The sign-in throttle and the report, Open311, status and password-reset "
+        "limits are not applied (requests are let through); pages still work."
+    ),
+    "broker": (
+        "Reports and documents are still saved; e-mails, reminders and document "
+        "rendering wait in the outbox until the broker is back."
+    ),
+}
 
 
 def _check_database() -> str:
@@ -38,8 +70,24 @@ def healthz(request):
             checks[name] = check()
         except Exception as exc:  # a health check reports, it does not raise
             checks[name] = f"error: {exc.__class__.__name__}"
-    status = 200 if checks["database"] == "ok" else 503
-    overall = "ok" if all(v == "ok" for v in checks.values()) else "degraded"
-    if status == 503:
-        overall = "down"
-    return JsonResponse({"status": overall, **checks}, status=status)
+    failing = [name for name, result in checks.items() if result != "ok"]
+    down = [name for name in failing if name in REQUIRED]
+    degraded = [name for name in failing if name not in REQUIRED]
+    if down:
+        overall, status = "down", 503
+    elif degraded:
+        overall, status = "degraded", 200
+    else:
+        overall, status = "ok", 200
+    return JsonResponse(
+        {
+            "status": overall,
+            **checks,
+            "required": list(REQUIRED),
+            "down": down,
+            "degraded": degraded,
+            "effects": {name: WHEN_DOWN[name] for name in failing},
+            "limits_skipped": cache_failures(),
+        },
+        status=status,
+    )

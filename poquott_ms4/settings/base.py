@@ -5,10 +5,12 @@ the environment (see `.env.example`); the embedded default needs no PostgreSQL,
 Redis or mail server: SQLite, kombu's filesystem broker and e-mail as files in var/.
 """
 
+import ipaddress
 from pathlib import Path
 
 import environ
 from celery.schedules import crontab
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 # A relative VAR_DIR (the Makefile's default "var") is taken from the project folder.
@@ -40,6 +42,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "poquott_ms4.middleware.EdgeMiddleware",  # trusted proxies; private, no-store
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -89,6 +92,13 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
+            # A Redis that does not answer costs a request a second or so, never
+            # a hang: the limits that use the cache then let the request through
+            # (cases.failsafe) and /healthz answers 503.
+            "OPTIONS": {
+                "socket_connect_timeout": env.float("CACHE_TIMEOUT_SECONDS", default=1),
+                "socket_timeout": env.float("CACHE_TIMEOUT_SECONDS", default=1),
+            },
         }
     }
 else:
@@ -118,6 +128,33 @@ LOGOUT_REDIRECT_URL = "public:home"
 LOGIN_THROTTLE_PER_USER = env.int("LOGIN_THROTTLE_PER_USER", default=5)
 LOGIN_THROTTLE_PER_IP = env.int("LOGIN_THROTTLE_PER_IP", default=30)
 LOGIN_THROTTLE_COOLOFF_SECONDS = env.int("LOGIN_THROTTLE_COOLOFF_SECONDS", default=900)
+
+# Staff sessions last a working day, counted from sign-in (SESSION_SAVE_EVERY_REQUEST
+# stays off, so activity does not stretch it), and end when the browser closes:
+# the village hall's computers are shared. Sessions are in the database (Django's
+# default engine), so a Redis outage signs nobody out.
+SESSION_COOKIE_AGE = env.int("SESSION_COOKIE_AGE", default=12 * 60 * 60)
+SESSION_EXPIRE_AT_BROWSER_CLOSE = env.bool(
+    "SESSION_EXPIRE_AT_BROWSER_CLOSE", default=True
+)
+
+# The reverse proxies in front of the site (addresses or networks, the format of
+# gunicorn's --forwarded-allow-ips, which the Dockerfile sets from the same
+# variable). Only a request from one of them may set X-Forwarded-For/-Proto
+# (poquott_ms4.middleware). With TRUSTED_PROXY_COUNT = N proxies in a row, the
+# visitor's address, which every limit keys on, is the Nth entry from the right
+# of X-Forwarded-For (cases.throttle.client_ip); 0 = REMOTE_ADDR.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy)  # strict, as gunicorn is
+    except ValueError as exc:
+        raise ImproperlyConfigured(
+            f"TRUSTED_PROXIES: {_proxy!r} is not an address or network ({exc})."
+        ) from exc
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT cannot be negative.")
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "America/New_York"

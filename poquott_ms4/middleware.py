@@ -1,0 +1,65 @@
+"""The site's edge: what it believes of the proxies in front of it, and what it
+lets caches between it and the browser keep.
+
+First in MIDDLEWARE, so that on the way in nothing else (SecurityMiddleware's
+HTTPS redirect above all) sees a forwarded header the site does not trust, and
+on the way out every response passes through it."""
+
+from django.utils.cache import patch_cache_control
+
+from cases.throttle import is_trusted_proxy
+
+# Pages with personal data (parties, addresses, evidence, notices) or sign-in
+# forms. Public pages (home, report form, status, the deadline calculator) keep
+# their own caching unless a member of staff is signed in.
+PRIVATE_PREFIXES = (
+    "/staff/",
+    "/admin/",
+    "/enforcement/",
+    "/inspections/",
+    "/accounts/",
+    "/deadlines/ical/",  # a member of staff's deadlines, by a secret token
+)
+
+# Set by proxies; from anyone else they are whatever the visitor typed.
+# X-Forwarded-Proto is what SECURE_PROXY_SSL_HEADER reads (production settings);
+# gunicorn passes it on even from an address --forwarded-allow-ips does not
+# trust (it only declines to act on it itself).
+FORWARDED_PREFIX = "HTTP_X_FORWARDED_"
+FORWARDED = "HTTP_FORWARDED"
+
+
+class EdgeMiddleware:
+    """On the way in: drop X-Forwarded-* and Forwarded unless the request came
+    from one of settings.TRUSTED_PROXIES, so X-Forwarded-Proto cannot make a
+    plain-HTTP request look secure, nor X-Forwarded-For choose a limit bucket.
+
+    On the way out: `Cache-Control: private, no-store` on every response to a
+    signed-in user (only staff have accounts) and on everything under
+    PRIVATE_PREFIXES, so neither a shared proxy nor the browser's disk keeps a
+    page with personal data."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not is_trusted_proxy(request.META.get("REMOTE_ADDR", "")):
+            for name in [n for n in request.META if self._is_forwarded(n)]:
+                del request.META[name]
+        response = self.get_response(request)
+        if self._is_private(request):
+            patch_cache_control(response, private=True, no_store=True)
+        return response
+
+    @staticmethod
+    def _is_forwarded(name: str) -> bool:
+        return name.startswith(FORWARDED_PREFIX) or name == FORWARDED
+
+    @staticmethod
+    def _is_private(request) -> bool:
+        if request.path_info.startswith(PRIVATE_PREFIXES):
+            return True
+        # Absent when a middleware below this one answered before
+        # AuthenticationMiddleware ran (a redirect to HTTPS, say).
+        user = getattr(request, "user", None)
+        return bool(user is not None and user.is_authenticated)

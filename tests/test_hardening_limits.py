@@ -1,0 +1,180 @@
+"""Redis down is not a 500 (issue 15, hardening): every limit fails open (allows,
+logs, counts) and /healthz answers 503 naming the cache.
+
+"Down" is a real Redis client pointed at a port nothing listens on; the healthy
+cases use the Redis of REDIS_URL (or the local-memory cache without it)."""
+
+import logging
+import socket
+
+import pytest
+import redis
+from django.core.cache import cache
+from django.urls import reverse
+
+from cases import failsafe
+from cases.models import ApiKey, Report
+
+from .reports.helpers import valid_post
+
+pytestmark = pytest.mark.django_db
+
+DEAD_REDIS = "redis://127.0.0.1:6390/0"
+
+
+def _nothing_listens_on_6390():
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", 6390)) != 0
+
+
+@pytest.fixture(autouse=True)
+def _fresh_counters(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    cache.clear()
+    failsafe.reset_cache_failures()
+    yield
+    failsafe.reset_cache_failures()
+
+
+@pytest.fixture
+def dead_cache(settings):
+    assert _nothing_listens_on_6390(), "something listens on 6390; pick another port"
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": DEAD_REDIS,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+    with pytest.raises(redis.exceptions.ConnectionError):  # really down
+        cache.get("anything")
+    failsafe.reset_cache_failures()
+
+
+@pytest.fixture
+def api_key(db):
+    return ApiKey.objects.create(client_name="Test client", key="test-key")
+
+
+def open311_request():
+    return {
+        "api_key": "test-key",
+        "service_code": "wash-water",
+        "lat": "40.952300",
+        "long": "-73.088700",
+        "description": "Suds coming out of the outfall pipe.",
+    }
+
+
+# --- with the cache down ----------------------------------------------------------
+def test_report_form_is_saved_and_confirmed_while_redis_is_down(
+    client, dead_cache, caplog
+):
+    with caplog.at_level(logging.WARNING, logger="poquott_ms4.limits"):
+        response = client.post(reverse("public:report"), valid_post())
+    assert response.status_code == 302
+    assert response.url == reverse("public:report_done")
+    report = Report.objects.get()
+    done = client.get(response.url).content.decode()
+    assert report.tracking_code in done and "What happens next" in done
+    assert failsafe.cache_failures()["count"] == 1
+    assert failsafe.cache_failures()["last_limit"] == "report"
+    assert "the report limit is not applied" in caplog.text
+
+
+def test_status_lookup_answers_while_redis_is_down(client, dead_cache):
+    response = client.post(reverse("public:report"), valid_post())
+    code = Report.objects.get().tracking_code
+    response = client.get(reverse("public:status"), {"code": code})
+    assert response.status_code == 200
+    assert code in response.content.decode()
+    assert failsafe.cache_failures()["last_limit"] == "status"
+
+
+def test_open311_post_is_accepted_while_redis_is_down(client, api_key, dead_cache):
+    response = client.post("/open311/v2/requests.json", open311_request())
+    assert response.status_code == 201
+    assert Report.objects.get().channel == Report.Channel.OPEN311
+    assert failsafe.cache_failures()["last_limit"] == "open311"
+
+
+def test_staff_sign_in_works_while_redis_is_down(client, smo_user, dead_cache):
+    response = client.post(
+        reverse("login"), {"username": "smo", "password": "demo-password"}
+    )
+    assert response.status_code == 302
+    assert response.url == reverse("cases:dashboard")
+    assert client.get(reverse("cases:dashboard")).status_code == 200
+    # The throttle was asked (is_throttled) and cleared: both skipped, both counted.
+    assert failsafe.cache_failures()["count"] == 2
+    assert failsafe.cache_failures()["last_limit"] == "sign-in"
+
+
+def test_wrong_password_is_still_refused_while_redis_is_down(
+    client, smo_user, dead_cache
+):
+    response = client.post(reverse("login"), {"username": "smo", "password": "x"})
+    assert response.status_code == 200
+    assert "Please enter a correct username" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_admin_sign_in_works_while_redis_is_down(client, superuser, dead_cache):
+    response = client.post(
+        "/admin/login/?next=/admin/",
+        {"username": "admin", "password": "demo-password", "next": "/admin/"},
+    )
+    assert response.status_code == 302 and response.url == "/admin/"
+
+
+def test_healthz_is_503_and_names_the_cache_while_redis_is_down(client, dead_cache):
+    client.post(reverse("public:report"), valid_post())  # one limit skipped
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    data = response.json()
+    assert data["status"] == "down"
+    assert data["database"] == "ok"
+    assert data["cache"] == "error: ConnectionError"
+    assert data["down"] == ["cache"]
+    assert "not applied" in data["effects"]["cache"]
+    assert data["limits_skipped"]["count"] == 1
+    assert data["limits_skipped"]["last_limit"] == "report"
+    assert response["Cache-Control"].count("no-cache")  # never cached itself
+
+
+def test_any_cache_backend_error_fails_open(client, monkeypatch):
+    """Not only redis's errors: whatever the backend raises."""
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(cache, "add", broken)
+    response = client.post(reverse("public:report"), valid_post())
+    assert response.status_code == 302
+    assert failsafe.cache_failures()["count"] == 1
+
+
+# --- healthy ---------------------------------------------------------------------
+def test_healthz_is_200_ok_with_the_real_cache(client):
+    response = client.get("/healthz")
+    data = response.json()
+    assert response.status_code == 200
+    assert data["cache"] == "ok" and data["database"] == "ok"
+    assert data["required"] == ["database", "cache"]
+    assert data["limits_skipped"]["count"] == 0
+
+
+def test_broker_down_is_degraded_but_200(client, monkeypatch):
+    from cases.views import health
+
+    def broker_down():
+        raise ConnectionRefusedError("broker down")
+
+    monkeypatch.setattr(health, "_check_broker", broker_down)
+    response = client.get("/healthz")
+    data = response.json()
+    assert response.status_code == 200
+    assert data["status"] == "degraded"
+    assert data["broker"] == "error: ConnectionRefusedError"
+    assert data["degraded"] == ["broker"] and data["down"] == []
+    assert "still saved" in data["effects"]["broker"]
