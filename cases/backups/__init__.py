@@ -242,13 +242,23 @@ def restore_prepare(
                 found.append(
                     f"the {name} folder {targets[name]} has {len(present)} file(s)"
                 )
+            remedies = []
+            if in_database:
+                remedies.append(
+                    "create a new database (createdb NAME) and point DATABASE_URL "
+                    "at it (for SQLite: a file that does not exist yet)"
+                )
+            if in_media:
+                remedies.append(
+                    "point MEDIA_ROOT at an empty folder (or move the old files aside)"
+                )
             raise RestoreRefused(
                 "A restore goes only into an empty database and empty media "
                 "folders, so that nothing is overwritten or mixed: "
                 + "; ".join(found)
-                + ". Create a new database (createdb NAME) and point DATABASE_URL "
-                "at it, and point MEDIA_ROOT at an empty folder (or move the old "
-                "ones aside)."
+                + ". Nothing was changed: "
+                + ", and ".join(remedies)
+                + "."
             )
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
