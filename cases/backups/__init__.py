@@ -9,9 +9,10 @@ One archive, `poquott-ms4-backup-YYYYmmddTHHMMSSZ.tar.gz`, holds:
                                    version, the latest migration per app, the
                                    database vendor, row counts and the time)
 
-The database is dumped first and the files copied after: records are never
-deleted (issued documents and evidence are kept), so every file the dumped rows
-point at is in the archive even while the site is in use.
+The database is dumped first and the files copied after: a file is written before
+the row that points at it is committed, and issued documents and evidence are
+kept, never deleted, so every file the dumped rows point at is in the archive even
+while the site is in use (one removed in between is reported missing on restore).
 
 A restore goes only into an empty database and empty media folders, checks every
 SHA-256 of the archive before it changes anything, and afterwards checks the row
