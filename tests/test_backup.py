@@ -472,3 +472,13 @@ def test_a_failing_pg_dump_leaves_no_archive(tmp_path):
         completed.stderr
     )
     assert list(out.iterdir()) == []  # no archive, no partial file
+
+
+def test_a_backup_into_the_media_folder_is_refused(tmp_path):
+    site = Site("sqlite", f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path)
+    completed = site.manage(
+        "backup", "--output", str(site.media / "backups"), check=False
+    )
+    assert completed.returncode == 1
+    assert "a backup must not contain backups" in completed.stderr
+    assert not (site.media / "backups").exists()

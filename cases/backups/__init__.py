@@ -283,12 +283,18 @@ def restore_apply(plan: RestorePlan) -> RestoreResult:
     try:
         dump = plan.workdir / manifest["database"]["file"]
         database.restore(dump, manifest["database"]["vendor"], plan.alias)
-        for name, target in plan.media_targets.items():
-            source = plan.workdir / name
-            for path in files.files_under(source):
-                destination = target / path.relative_to(source)
-                destination.parent.mkdir(parents=True, exist_ok=True)
-                shutil.move(path, destination)
+        try:
+            for name, target in plan.media_targets.items():
+                source = plan.workdir / name
+                for path in files.files_under(source):
+                    destination = target / path.relative_to(source)
+                    destination.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.move(path, destination)
+        except OSError as exc:
+            raise BackupError(
+                f"The database was restored but copying the media failed ({exc}): "
+                "empty both again and rerun the restore."
+            ) from exc
     finally:
         plan.cleanup()
     counts = database.current_row_counts(plan.alias)
