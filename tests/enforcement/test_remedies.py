@@ -286,7 +286,7 @@ def test_emergency_suspension_opens_the_notice_of_reasons_deadline(
         "record_notice",
         smo_user,
         notice_sent_on=dt.date(2026, 4, 6),
-        notice_method="Hand delivered",
+        notice_method="personal",
     )
     deadline.refresh_from_db()
     assert deadline.status == Deadline.Status.MET
