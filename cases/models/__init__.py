@@ -5,6 +5,7 @@ from .case import (
     CaseNumberSequence,
     CaseSource,
     CaseStatus,
+    ConnectionType,
 )
 from .deadlines import (
     CalendarFeedToken,
@@ -34,6 +35,7 @@ __all__ = [
     "CaseSource",
     "CaseStatus",
     "Citation",
+    "ConnectionType",
     "Deadline",
     "Delegation",
     "DocumentFrozenError",
