@@ -14,6 +14,7 @@ from .models import (
     CaseParty,
     CaseSource,
     CaseStatus,
+    ConnectionType,
     ExemptCategory,
     Outfall,
     Party,
@@ -415,6 +416,18 @@ class ConfirmViolationForm(TransitionForm):
         self.fields["responsible_party"].queryset = Party.objects.filter(
             case_roles__case=self.case
         ).distinct()
+        if self.case.records_connection_type:
+            # R-CON-1: a connection case records the type of connection found.
+            self.fields["connection_type"] = forms.ChoiceField(
+                label="Type of illicit connection",
+                choices=[("", "—")] + list(ConnectionType.choices),
+                initial=self.case.connection_type,
+                help_text=cite("R-CON-1", "As {section} and the definition name it."),
+            )
+            self.case_field_names = (*self.case_field_names, "connection_type")
+            self.order_fields(
+                ["responsible_party", "connection_type", *self.field_order[1:]]
+            )
 
     def clean_violation_confirmed_on(self):
         day = self.cleaned_data["violation_confirmed_on"]
@@ -435,8 +448,38 @@ class ResolveForm(TransitionForm):
     case_field_names = ("eliminated_on", "verification")
     field_order = ["eliminated_on", "verification", "reason"]
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.case.is_about_an_activity:
+            # R-ACT-1: the person corrects the activity; the SMO verifies it.
+            self.fields["eliminated_on"].label = "Date the activity was corrected"
+            self.fields["verification"].label = "How the correction was verified"
+
     def clean_eliminated_on(self):
         day = self.cleaned_data["eliminated_on"]
+        if day > timezone.localdate():
+            raise forms.ValidationError("The date cannot be in the future.")
+        return day
+
+
+class NotifyActivityForm(TransitionForm):
+    """R-ACT-1: the person is told the activity causes or contributes to
+    violations of the MS4 permit; the duty to correct follows."""
+
+    activity_notified_on = forms.DateField(
+        widget=DateInput,
+        initial=timezone.localdate,
+        label="Date the person was notified of the activity",
+    )
+    activity_notification = forms.CharField(
+        label="How and by whom the person was notified",
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    case_field_names = ("activity_notified_on", "activity_notification")
+    field_order = ["activity_notified_on", "activity_notification", "reason"]
+
+    def clean_activity_notified_on(self):
+        day = self.cleaned_data["activity_notified_on"]
         if day > timezone.localdate():
             raise forms.ValidationError("The date cannot be in the future.")
         return day
@@ -456,6 +499,7 @@ TRANSITION_FORMS = {
     "refer": ReferForm,
     "mark_duplicate": MergeDuplicateForm,
     "confirm_violation": ConfirmViolationForm,
+    "notify_of_activity": NotifyActivityForm,
     "resolve": ResolveForm,
     "reopen": ReopenForm,
 }

@@ -10,7 +10,10 @@ field whose transitions carry:
   disabled button with a link to the page that does it);
 - `custom={"label": …, "rule_id": …, "form": …}`: what the button says, the rule
   of RULES.md it applies, and which form collects its input; `"hidden": True` for
-  a step another workflow fires (never a button).
+  a step another workflow fires (never a button); `"offered_if": "<predicate>"`
+  for a step that applies only to some records of the machine (a case of one
+  kind): not a button where the record's predicate is false (its guards still
+  refuse it there, with words).
 
 `actions(obj, user)` lists the buttons a page shows; `run(obj, name, …)` fires a
 step: lock the row, check the version, check the role and the guards, fire, save,
@@ -232,6 +235,9 @@ def actions(instance, user, *, field_name: str = "status") -> list[Action]:
         if transition.custom.get("hidden"):
             continue
         if not transition.has_perm(instance, user):
+            continue
+        offered_if = transition.custom.get("offered_if")
+        if offered_if and not getattr(instance, offered_if)():
             continue
         offered.append(
             Action(

@@ -4,6 +4,7 @@ put back on these forms by the views."""
 
 from django import forms
 from django.forms import modelform_factory
+from django.utils import timezone
 
 from cases.citations import cite, cited
 from cases.models import Party
@@ -382,6 +383,35 @@ def _paid_form(model):
     return _step_form(model, ["paid_on"], {"paid_on": "Date the invoice was paid"})
 
 
+_SuspensionNoticeBase = _step_form(
+    AccessSuspension,
+    ["notice_sent_on", "notice_method", "notice_article_number"],
+    {
+        "notice_sent_on": "Date the notice of reasons was sent",
+        "notice_method": "How it was sent",
+        "notice_article_number": "Certified mail article number",
+    },
+    optional=("notice_article_number",),
+    help_texts={"notice_article_number": "Required for certified mail."},
+)
+
+
+class SuspensionNoticeForm(_SuspensionNoticeBase):
+    """The service of the written notice of reasons (R-SUS-1), as a notice of
+    violation's service is recorded: the date, how, the article number."""
+
+    @staticmethod
+    def initial_from(suspension) -> dict:
+        """Once its document is issued, the form offers the date it was issued."""
+        from cases.documents.contracts import DocumentKind
+        from cases.documents.selectors import latest_document
+
+        document = latest_document(suspension, DocumentKind.EMERGENCY_SUSPENSION)
+        if document is None:
+            return {}
+        return {"notice_sent_on": timezone.localtime(document.created_at).date()}
+
+
 REMEDY_STEP_FORMS = {
     "corrective": {
         "response": _step_form(
@@ -444,14 +474,7 @@ REMEDY_STEP_FORMS = {
         ),
     },
     "suspension": {
-        "notice": _step_form(
-            AccessSuspension,
-            ["notice_sent_on", "notice_method"],
-            {
-                "notice_sent_on": "Date the notice of reasons was sent",
-                "notice_method": "How it was sent",
-            },
-        ),
+        "notice": SuspensionNoticeForm,
         "lift": _step_form(
             AccessSuspension,
             ["lifted_on", "lifted_reason", "noncompliance_steps"],

@@ -54,6 +54,10 @@ MONTH_NAMES = (
 )
 _MONDAY, _THURSDAY, _SATURDAY, _SUNDAY = 0, 3, 5, 6
 
+# § 24 names "the second Sunday in June, known as Flag day" and excepts it from
+# the Sunday rule by name: it stays in the table (issue 19 asked to remove it;
+# the statute governs). A Sunday, never observed on a Monday: no date depends on
+# it. tests/deadlines/test_gcl_24_table.py pins the table to the statute's list.
 FLAG_DAY = "Flag Day"
 
 

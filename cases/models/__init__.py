@@ -5,6 +5,7 @@ from .case import (
     CaseNumberSequence,
     CaseSource,
     CaseStatus,
+    ConnectionType,
 )
 from .deadlines import (
     CalendarFeedToken,
@@ -35,6 +36,7 @@ __all__ = [
     "CaseSource",
     "CaseStatus",
     "Citation",
+    "ConnectionType",
     "Deadline",
     "Delegation",
     "DocumentFrozenError",

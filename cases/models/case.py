@@ -37,6 +37,26 @@ class CaseKind(models.TextChoices):
         return cls(kind).label.rsplit("(", 1)[1].rstrip(")")
 
 
+class ConnectionType(models.TextChoices):
+    """The types of illicit connection the article names (R-CON-1): the
+    definition of ILLICIT CONNECTIONS in § 132-3 (A) and (B), and the line
+    conveying sewage of § 132-6 B(3)."""
+
+    SEWAGE = "sewage", "Line conveying sewage (treated or untreated)"
+    PROCESS_WASTEWATER = "process_wastewater", "Conveyance of process wastewater"
+    WASH_WATER = "wash_water", "Conveyance of wash water"
+    INDOOR_DRAIN = (
+        "indoor_drain",
+        "Indoor drain or sink connected to the storm drain system",
+    )
+    UNDOCUMENTED = (
+        "undocumented",
+        "Commercial or industrial drain not documented in plans, maps or "
+        "equivalent records and approved",
+    )
+    OTHER = "other", "Other conveyance of a nonstormwater discharge"
+
+
 class CaseSource(models.TextChoices):
     """How the matter reached the office."""
 
@@ -173,6 +193,23 @@ class Case(ConcurrentTransitionMixin, models.Model):
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged"
     )
 
+    # An illicit connection case: the type of connection (R-CON-1).
+    connection_type = models.CharField(
+        "type of illicit connection",
+        max_length=20,
+        choices=ConnectionType.choices,
+        blank=True,
+    )
+    # An activity contaminating stormwater: the person's notification that the
+    # activity causes or contributes to MS4 permit violations; the duty to
+    # correct follows it (§ 132-7 B, R-ACT-1).
+    activity_notified_on = models.DateField(
+        "date the person was notified of the activity", null=True, blank=True
+    )
+    activity_notification = models.TextField(
+        "how and by whom the person was notified", blank=True
+    )
+
     # Violation and resolution.
     responsible_party = models.ForeignKey(
         Party,
@@ -248,6 +285,16 @@ class Case(ConcurrentTransitionMixin, models.Model):
         return None
 
     @property
+    def records_connection_type(self) -> bool:
+        """A case about an illicit connection records its type (R-CON-1)."""
+        return self.kind == CaseKind.ILLICIT_CONNECTION
+
+    @property
+    def is_about_an_activity(self) -> bool:
+        """A case about an activity contaminating stormwater (R-ACT-1)."""
+        return self.kind == CaseKind.CONTAMINATING_ACTIVITY
+
+    @property
     def awaiting_referral_outcome(self) -> bool:
         """Referred (closed) and the other agency's answer not yet recorded."""
         return self.status == CaseStatus.REFERRED and not self.referral_outcome.strip()
@@ -272,6 +319,46 @@ class Case(ConcurrentTransitionMixin, models.Model):
     @guard("record the date the discharge was eliminated and how it was verified")
     def has_elimination_record(self) -> bool:
         return self.eliminated_on is not None and bool(self.verification.strip())
+
+    @guard("say what type of illicit connection it is", rule="R-CON-1")
+    def has_connection_type_if_connection(self) -> bool:
+        return not self.records_connection_type or bool(self.connection_type)
+
+    @guard(
+        "the notification is recorded on a case about an activity contaminating "
+        "stormwater",
+        form=False,
+        rule="R-ACT-1",
+    )
+    def activity_case(self) -> bool:
+        return self.is_about_an_activity
+
+    def awaits_activity_notification(self) -> bool:
+        """An activity case whose person was not yet notified: the step is
+        offered (checked on the record as stored, before the step's input)."""
+        return self.is_about_an_activity and self.activity_notified_on is None
+
+    @guard(
+        "give the date the person was notified of the activity and how",
+        rule="R-ACT-1",
+    )
+    def has_activity_notification(self) -> bool:
+        return self.activity_notified_on is not None and bool(
+            self.activity_notification.strip()
+        )
+
+    @guard(
+        "record first that the person was notified of the activity: the duty to "
+        "correct it follows the notification",
+        form=False,
+        rule="R-ACT-1",
+        fix=lambda case: (
+            reverse("cases:transition", args=[case.number, "notify_of_activity"]),
+            "Record the notification",
+        ),
+    )
+    def activity_notified_if_activity(self) -> bool:
+        return not self.is_about_an_activity or self.activity_notified_on is not None
 
     @guard(
         "give an exemption that applies (a category marked a substantial "
@@ -379,7 +466,11 @@ class Case(ConcurrentTransitionMixin, models.Model):
         source=CaseStatus.INVESTIGATING,
         target=CaseStatus.VIOLATION_CONFIRMED,
         permission=smo_permission,
-        conditions=[has_a_party, has_responsible_party],
+        conditions=[
+            has_a_party,
+            has_responsible_party,
+            has_connection_type_if_connection,
+        ],
         custom={"label": "Confirm violation", "rule_id": "R-NOV-1"},
     )
     def confirm_violation(self):
@@ -399,9 +490,28 @@ class Case(ConcurrentTransitionMixin, models.Model):
     @transition(
         status,
         source=[CaseStatus.VIOLATION_CONFIRMED, CaseStatus.ENFORCEMENT],
+        target=CaseStatus.ENFORCEMENT,
+        permission=smo_permission,
+        conditions=[activity_case, has_activity_notification],
+        custom={
+            "label": "Record the notification of the activity",
+            "rule_id": "R-ACT-1",
+            # Only a case about an activity, not yet notified, offers it.
+            "offered_if": "awaits_activity_notification",
+        },
+    )
+    def notify_of_activity(self):
+        """§ 132-7 B: "Upon notification to a person that he or she is engaged in
+        activities that cause or contribute to violations ..., that person shall
+        take all reasonable actions to correct such activities": notifying the
+        person is an act of enforcement."""
+
+    @transition(
+        status,
+        source=[CaseStatus.VIOLATION_CONFIRMED, CaseStatus.ENFORCEMENT],
         target=CaseStatus.RESOLVED,
         permission=smo_permission,
-        conditions=[has_elimination_record],
+        conditions=[has_elimination_record, activity_notified_if_activity],
         custom={"label": "Record resolved"},
     )
     def resolve(self):

@@ -9,6 +9,10 @@ from django_fsm import FSMField, transition
 from cases.models import Case, Party, Premises
 
 from .base import FlowModel, guard, smo
+from .notices import ServiceRecord
+
+# The written notice of reasons is served the ways a notice of violation is.
+NoticeMethod = ServiceRecord.Method
 
 
 class SuspensionStatus(models.TextChoices):
@@ -41,7 +45,20 @@ class AccessSuspension(FlowModel):
         help_text="The actual or threatened discharge and the danger it presents."
     )
     notice_sent_on = models.DateField(null=True, blank=True)
-    notice_method = models.CharField(max_length=200, blank=True)
+    notice_method = models.CharField(
+        "how it was sent", max_length=200, choices=NoticeMethod.choices, blank=True
+    )
+    notice_article_number = models.CharField(
+        "certified mail article number", max_length=40, blank=True
+    )
+    notice_document = models.ForeignKey(
+        "cases.IssuedDocument",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The version of the written notice of reasons that was sent.",
+    )
     noncompliance_steps = models.TextField(
         blank=True,
         help_text="Steps taken if the suspension order was not obeyed (R-SUS-1).",
@@ -55,9 +72,31 @@ class AccessSuspension(FlowModel):
 
     class Meta:
         ordering = ["-suspended_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(notice_method="certified")
+                | ~models.Q(notice_article_number=""),
+                name="suspension_certified_notice_has_article_number",
+                violation_error_message="Give the certified mail article number.",
+            )
+        ]
 
     def __str__(self):
         return f"Suspension {self.pk} ({self.case})"
+
+    @property
+    def service_words(self) -> str:
+        """How the notice of reasons was sent, as the page and chronology say it:
+        "Certified mail, article 9407 1118 ..., SUS-3 version 1"."""
+        if not self.notice_method:
+            return ""
+        words = [self.get_notice_method_display()]
+        if self.notice_article_number:
+            words.append(f"article {self.notice_article_number}")
+        if self.notice_document_id:
+            document = self.notice_document
+            words.append(f"{document.document_number} version {document.version}")
+        return ", ".join(words)
 
     def get_absolute_url(self):
         return reverse(
@@ -72,6 +111,23 @@ class AccessSuspension(FlowModel):
     def has_notice(self) -> bool:
         return bool(self.notice_sent_on and self.notice_method.strip())
 
+    @guard("give the certified mail article number", form=True, rule="R-SUS-1")
+    def has_article_number_if_certified(self) -> bool:
+        return self.notice_method != NoticeMethod.CERTIFIED or bool(
+            self.notice_article_number.strip()
+        )
+
+    @guard(
+        "the written notice of reasons follows the suspension: it cannot be sent "
+        "before the day of the suspension",
+        form=True,
+        rule="R-SUS-1",
+    )
+    def notice_after_suspension(self) -> bool:
+        if self.notice_sent_on is None or self.suspended_at is None:
+            return True
+        return self.notice_sent_on >= timezone.localtime(self.suspended_at).date()
+
     @guard(
         "give the date and the reason the suspension is lifted",
         form=True,
@@ -85,7 +141,11 @@ class AccessSuspension(FlowModel):
         source=SuspensionStatus.SUSPENDED,
         target=SuspensionStatus.NOTIFIED,
         permission=smo,
-        conditions=[has_notice],
+        conditions=[
+            has_notice,
+            has_article_number_if_certified,
+            notice_after_suspension,
+        ],
         custom={
             "label": "Record the notice of reasons",
             "rule_id": "R-SUS-1",

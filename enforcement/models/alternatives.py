@@ -28,8 +28,9 @@ class AlternativeKind(models.TextChoices):
 
 
 def previous_offenses(party_id, case_id, before):
-    """The offenses of the party on other cases committed before `before`:
-    criterion (2) of § 132-17 A, "no history of previous violations"."""
+    """The offenses of the party on other cases committed before `before`: the
+    offense-record part of criterion (2) of § 132-17 A (the whole history is
+    enforcement.history.violation_history)."""
     from .offenses import OffenseRecord
 
     return (
@@ -131,16 +132,19 @@ class AlternativeRemedy(FlowModel):
     def previous_offenses(self):
         return previous_offenses(self.party_id, self.case_id, self.violation_date)
 
+    def violation_history(self):
+        """Criterion (2): the violator's previous violations of the article —
+        confirmed violations, notices standing, court orders and offenses
+        (enforcement.history)."""
+        from ..history import violation_history
+
+        return violation_history(
+            party=self.party, case=self.case, before=self.violation_date
+        )
+
     def criteria(self) -> list[tuple[str, bool, str]]:
         """(label, met, how we know) for the five criteria, in the law's order."""
-        prior = list(self.previous_offenses())
-        history = (
-            "No offense of this person on another case before "
-            f"{self.violation_date:%Y-%m-%d} in the offense history."
-            if not prior
-            else "Previous offenses: "
-            + "; ".join(f"{o.committed_on:%Y-%m-%d} {o.description}" for o in prior)
-        )
+        history = self.violation_history()
         typed = "Finding of the Stormwater Management Officer."
         return [
             (
@@ -150,8 +154,8 @@ class AlternativeRemedy(FlowModel):
             ),
             (
                 "(2) the violator has no history of previous violations",
-                not prior,
-                history,
+                history.clean,
+                history.explanation,
             ),
             (
                 self._meta.get_field("minimal_damage").verbose_name,

@@ -516,6 +516,15 @@ def offense_record(
 # --- steps with what follows them ----------------------------------------------------
 
 
+def _served_document(suspension):
+    """The latest version issued of the written notice of reasons (R-SUS-1),
+    the one the service recorded now sent; None when none was issued here."""
+    from cases.documents.contracts import DocumentKind
+    from cases.documents.selectors import latest_document
+
+    return latest_document(suspension, DocumentKind.EMERGENCY_SUSPENSION)
+
+
 def _after_suspension_notice(suspension, actor):
     deadline = open_deadline_for(suspension, "R-SUS-1")
     if deadline is not None:
@@ -602,7 +611,7 @@ STEP_WORDS = {
     AccessSuspension: {
         "record_notice": lambda o: (
             f"notice of reasons recorded as sent on {_day(o.notice_sent_on)} "
-            f"({o.notice_method})"
+            f"({o.service_words})"
         ),
         "lift": lambda o: f"suspension lifted on {_day(o.lifted_on)}",
     },
@@ -713,6 +722,8 @@ def remedy_step(*, obj, transition, actor, expected_status=None, **fields):
         seen["record"] = locked  # the copy that is fired and saved
         if transition == "recommend":
             locked.history_at_recommendation = locked.criteria()[1][2]
+        if transition == "record_notice":
+            locked.notice_document = _served_document(locked)
 
     after = None
     if isinstance(obj, AccessSuspension) and transition == "record_notice":

@@ -5,14 +5,16 @@ violation is issued with the notice itself (notices.notice_step)."""
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from cases.documents.contracts import DocumentKind, FactsInvalid
 from cases.documents.services import DocumentError, issue_for, may_issue
 from cases.roles import CASE_READERS, role_required
+from cases.workflow import actions
 from inspections.models import Inspection, WarrantApplication
 
 from ..models import AccessSuspension, AccessTermination, Appeal, CorrectiveAction
@@ -53,6 +55,18 @@ SOURCES = {
 
 SOURCE_WORD = {model: word for word, (model, _, _) in SOURCES.items()}
 
+# kind → the step of its record that records the document's service: once the
+# document is issued, its page offers that step (if the machine offers it now).
+SERVICE_STEP = {DocumentKind.EMERGENCY_SUSPENSION: "record_notice"}
+
+
+def _service_step(record, kind, user):
+    """The step recording how and when the document was sent, if offered now."""
+    name = SERVICE_STEP.get(kind)
+    if name is None:
+        return None
+    return next((a for a in actions(record, user) if a.name == name), None)
+
 
 @require_POST
 @role_required(*CASE_READERS)
@@ -68,6 +82,7 @@ def document_issue_view(request, source, pk, kind):
     if not may_issue(request.user, kind):
         raise PermissionDenied("Your role may not issue this document.")
     record = get_object_or_404(model, pk=pk)
+    anchor = ""
     try:
         document = issue_for(kind=kind, source=record, actor=request.user)
     except FactsInvalid as exc:
@@ -75,15 +90,22 @@ def document_issue_view(request, source, pk, kind):
     except DocumentError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(
-            request,
+        words = (
             f"{document.title} {document.document_number} (version "
-            f"{document.version}) issued; the PDF is being rendered.",
+            f"{document.version}) issued; the PDF is being rendered."
         )
+        service = _service_step(record, kind, request.user)
+        if service is not None:
+            words += (
+                f" Record how and when it was sent: “{service.label}” below; "
+                "recording it meets the deadline of the written notice."
+            )
+            anchor = f"#step-{service.name}"
+        messages.success(request, words)
     target = request.POST.get("next", "")
     if target and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
-        return redirect(target)
+        return redirect(target + anchor)
     name, kwargs = page(record)
-    return redirect(name, **kwargs)
+    return HttpResponseRedirect(reverse(name, kwargs=kwargs) + anchor)

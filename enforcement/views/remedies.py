@@ -186,12 +186,19 @@ def _detail(
     reinstatement = None
     if is_smo and getattr(remedy, "access_is_terminated", False):
         reinstatement = reinstatement_form or ReinstatementForm()
+    steps = action_forms(remedy, user, REMEDY_STEP_FORMS[flow], bound=bound)
+    for _, form in steps:
+        # A step's form may offer what the record already says (the date its
+        # document was issued); never over what the user typed.
+        initial_from = getattr(form, "initial_from", None)
+        if initial_from is not None and not form.is_bound:
+            form.initial.update(initial_from(remedy))
     context = {
         "flow": flow,
         "title": _title(flow),
         "remedy": remedy,
         "case": remedy.case,
-        "actions": action_forms(remedy, user, REMEDY_STEP_FORMS[flow], bound=bound),
+        "actions": steps,
         "deadlines": selectors.key_dates(remedy),
         "show_case_link": has_role(user, *READERS),
         "has_costs": hasattr(remedy, "cost_items"),

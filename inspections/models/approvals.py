@@ -38,8 +38,17 @@ class DyeTestNotice(models.Model):
         return f"Dye test at {self.premises} {self.test_at:%Y-%m-%d %H:%M}"
 
     @property
+    def notice_prior_to_test(self) -> bool:
+        """§ 132-6 A(3): "prior to the time of the test" — strictly earlier. A
+        notice given at the very time of the test is not prior to it."""
+        return self.notified_at < self.test_at
+
+    @property
     def notice_after_test(self) -> bool:
-        return self.notified_at > self.test_at
+        """The notice was not given before the test (at its time, or later):
+        the dye test is then no allowable discharge; it is recorded and flagged
+        (R-PRO-4)."""
+        return not self.notice_prior_to_test
 
 
 class DischargeApproval(models.Model):

@@ -10,8 +10,9 @@ from ._common import FIELD_WORK, not_future, record_on
 
 
 def dye_test_record(*, actor, premises, case=None, **fields) -> DyeTestNotice:
-    """Record the verbal notice of a dye test (R-PRO-4). A notice given after the
-    test is recorded and flagged, not refused. Who: SMO staff.
+    """Record the verbal notice of a dye test (R-PRO-4). A notice not given before
+    the test (at the very time of it, or after) is recorded and flagged, not
+    refused. Who: SMO staff.
     Raises ValidationError (a notice time in the future)."""
     require_role(actor, Role.SMO, doing=FIELD_WORK)
     notice = DyeTestNotice(premises=premises, case=case, received_by=actor, **fields)
@@ -19,7 +20,7 @@ def dye_test_record(*, actor, premises, case=None, **fields) -> DyeTestNotice:
     notice.full_clean()
     with transaction.atomic():
         notice.save()
-        flag = " — notice given AFTER the test" if notice.notice_after_test else ""
+        flag = " — notice NOT given before the test" if notice.notice_after_test else ""
         record_on(
             actor=actor,
             kind="inspection",

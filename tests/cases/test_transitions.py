@@ -50,6 +50,27 @@ EDGES = [
     ("mark_duplicate", S.INVESTIGATING, S.DUPLICATE, {"merged_into": "other"}),
     ("confirm_violation", S.INVESTIGATING, S.VIOLATION_CONFIRMED, {"party": True}),
     ("begin_enforcement", S.VIOLATION_CONFIRMED, S.ENFORCEMENT, {}),
+    # R-ACT-1: only a case about an activity contaminating stormwater.
+    (
+        "notify_of_activity",
+        S.VIOLATION_CONFIRMED,
+        S.ENFORCEMENT,
+        {
+            "case_kind": "contaminating_activity",
+            "activity_notified_on": YESTERDAY,
+            "activity_notification": "Letter handed to the owner",
+        },
+    ),
+    (
+        "notify_of_activity",
+        S.ENFORCEMENT,
+        S.ENFORCEMENT,
+        {
+            "case_kind": "contaminating_activity",
+            "activity_notified_on": YESTERDAY,
+            "activity_notification": "Told by telephone, confirmed by letter",
+        },
+    ),
     (
         "resolve",
         S.VIOLATION_CONFIRMED,
@@ -133,7 +154,9 @@ def test_the_edge_table_covers_every_edge_of_the_fsm():
 def test_transition_happy_path_moves_the_case_and_writes_one_event(
     smo_user, name, source, target, spec
 ):
-    case = CaseFactory(status=source)
+    spec = dict(spec)
+    kind = spec.pop("case_kind", None)
+    case = CaseFactory(status=source, **({"kind": kind} if kind else {}))
     case = case_run_transition(
         case=case,
         transition=name,

@@ -129,16 +129,20 @@ def walk_emergency_suspension(page, case):
 
     # A step refused keeps what the user typed: no date, the method stays.
     form = step_form(page, "Record the notice of reasons")
-    form.get_by_label(labelled("How it was sent")).fill("Certified mail and email")
+    form.get_by_label(labelled("How it was sent")).select_option(label="Certified mail")
+    form.get_by_label(labelled("Certified mail article number")).fill(
+        "9407 1118 9876 5432 1000 00"
+    )
     form.get_by_label("Date the notice of reasons was sent").evaluate(
         "e => e.removeAttribute('required')"
     )
     form.get_by_role("button", name="Record the notice of reasons").click()
     assert "Please correct the errors below" in page.content()
     form = step_form(page, "Record the notice of reasons")
+    assert form.get_by_label(labelled("How it was sent")).input_value() == "certified"
     assert (
-        form.get_by_label(labelled("How it was sent")).input_value()
-        == "Certified mail and email"
+        form.get_by_label(labelled("Certified mail article number")).input_value()
+        == "9407 1118 9876 5432 1000 00"
     )
 
     take_step(
@@ -179,7 +183,8 @@ def walk_emergency_suspension(page, case):
         assert entry in timeline
     suspension = AccessSuspension.objects.get(case=case)
     assert suspension.status == SuspensionStatus.LIFTED
-    assert suspension.notice_method == "Certified mail and email"
+    assert suspension.notice_method == "certified"
+    assert suspension.notice_article_number == "9407 1118 9876 5432 1000 00"
 
 
 @pytest.mark.browser

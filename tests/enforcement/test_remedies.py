@@ -286,7 +286,7 @@ def test_emergency_suspension_opens_the_notice_of_reasons_deadline(
         "record_notice",
         smo_user,
         notice_sent_on=dt.date(2026, 4, 6),
-        notice_method="Hand delivered",
+        notice_method="personal",
     )
     deadline.refresh_from_db()
     assert deadline.status == Deadline.Status.MET
@@ -427,7 +427,7 @@ def test_sign_offs_only_by_their_roles_in_order(
         step(proposal, "concur", inspector_user)
     r = step(proposal, "recommend", attorney_user, recommendation_note="Agree.")
     assert r.recommended_by == attorney_user and r.recommended_at is not None
-    assert "No offense" in r.history_at_recommendation
+    assert "No previous violation" in r.history_at_recommendation
     for wrong in (smo_user, attorney_user):
         with pytest.raises(Refused, match="role"):
             step(r, "concur", wrong)
