@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("cases", "0016_sections_from_the_citation_table"),
+        ("cases", "0017_outbox"),
     ]
 
     operations = [
