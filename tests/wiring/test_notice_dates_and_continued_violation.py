@@ -22,6 +22,7 @@ from cases.deadlines.services import open_deadline_for
 from cases.documents.contracts import DocumentKind
 from cases.documents.selectors import documents_of
 from cases.documents.services import document_render
+from enforcement.documents import Requirement
 from enforcement.models import NoticeRequirement, RequirementKind
 from enforcement.selectors import continued_violation_for
 from enforcement.services import notices as svc
@@ -385,3 +386,67 @@ def test_the_notice_page_states_the_count_from_the_notice_date(
         "date the notice requires compliance by)" in body
     )
     assert "after Wednesday 2026-03-18" not in body
+
+
+# --- the letter refuses to say less than § 132-13 A requires ------------------
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"violation_date": None}, "the date of the violation is missing"),
+        # sample issued Monday 2026-03-02
+        ({"violation_date": dt.date(2026, 3, 5)}, "violation is dated after"),
+        ({"remediation_deadline_explanation": ""}, "remediation deadline is missing"),
+        (
+            {
+                "requirements": (
+                    Requirement(
+                        number=2,
+                        particulars="Stop.",
+                        comply_by=dt.date(2026, 3, 10),
+                        comply_by_explanation="10 days.",
+                    ),
+                ),
+                "remediation_deadline": None,
+                "fine": None,
+            },
+            r"requirement \(2\) takes no compliance date",
+        ),
+        (
+            {
+                "requirements": (
+                    Requirement(
+                        number=4, particulars="Sample.", comply_by=dt.date(2026, 3, 10)
+                    ),
+                ),
+                "remediation_deadline": None,
+                "fine": None,
+            },
+            r"explanation of the compliance date of requirement \(4\)",
+        ),
+        (
+            {
+                "requirements": (
+                    Requirement(
+                        number=6,
+                        particulars="Cover it.",
+                        comply_by=dt.date(2026, 2, 27),
+                        comply_by_explanation="Before.",
+                    ),
+                ),
+                "remediation_deadline": None,
+                "fine": None,
+            },
+            r"compliance date of requirement \(6\) \(2026-02-27\) is before",
+        ),
+    ],
+)
+def test_a_notice_missing_or_misplacing_its_dates_is_refused(changes, message):
+    from cases.documents.contracts import FactsInvalid, validate_facts
+    from enforcement.documents import sample_notice_of_violation
+
+    with pytest.raises(FactsInvalid, match=message):
+        validate_facts(
+            DocumentKind.NOTICE_OF_VIOLATION, sample_notice_of_violation(**changes)
+        )
