@@ -49,7 +49,9 @@ def load(stdout):
         case=case,
         actor=smo,
         recipient=owner,
-        violation_date=case.violation_confirmed_on or today,
+        # Before the notice is issued (five days ago): a notice prints the date
+        # of the violation, which cannot follow it.
+        violation_date=today - dt.timedelta(days=7),
         findings="Pool water was discharged to the MS4 (§ 132-6 A).",
         requirements=[
             (

@@ -5,8 +5,8 @@ termination), and sample facts for the template preview; all registered with
 the one registry of cases.documents (cases.documents.registry), keyed by kind.
 
 Builders read what is stored: the recipient frozen at issue, the requirements
-and their particulars, the stored deadlines (R-APL-1, R-NOV-2, R-COR-1) — never
-date arithmetic. A draft notice has no stored deadline yet: its preview asks the
+and their particulars, the stored deadlines (R-APL-1, R-NOV-1, R-NOV-2,
+R-COR-1) — never date arithmetic. A draft notice has no stored deadline yet: its preview asks the
 deadline engine (compute_due) what the R-APL-1 date would be if issued today.
 
 Imported (so registered) by EnforcementConfig.ready(). Documents are issued
@@ -45,7 +45,7 @@ from cases.documents.selectors import appeal_deadline_for, latest_document
 from cases.documents.services import document_issue
 from cases.models import IssuedDocument
 
-from .penalties import Tier, tier_numbered
+from .penalties import Tier, ViolationStart, continued_violation_start, tier_numbered
 
 SMO_TITLE = "Stormwater Management Officer"
 CLERK_TITLE = "Village Clerk, for the Board of Trustees"
@@ -56,8 +56,19 @@ CLERK_TITLE = "Village Clerk, for the Board of Trustees"
 # § 132-13 A(1)–(6): each has its own row in the citation table (migration
 # cases/0005), so the words printed for a requirement are data staff can read.
 NOV_REQUIREMENT_NUMBERS = (1, 2, 3, 4, 5, 6)
+ELIMINATION_REQUIREMENT = 1  # elimination of illicit connections or discharges
+CEASE_DESIST_REQUIREMENT = 2  # takes effect on the date of the notice
 ABATEMENT_REQUIREMENT = 3  # abatement/remediation and restoration → R-NOV-2
 FINE_REQUIREMENT = 5  # payment of a fine → fine and tier
+# The requirements that may carry their own compliance date (R-NOV-1), as
+# enforcement.models.REQUIREMENTS_WITH_DAYS: (1), (4), (6).
+DATED_REQUIREMENTS = (1, 4, 6)
+# § 132-15 A: the Village's access is "to take any and all measures reasonably
+# necessary to abate the violation and/or restore the property": eliminating
+# the illicit connection or discharge (1) and abating/restoring (3). Never the
+# order to cease and desist, monitoring, the fine or BMPs, which only the
+# violator can do.
+ABATE_OR_RESTORE_REQUIREMENTS = (ELIMINATION_REQUIREMENT, ABATEMENT_REQUIREMENT)
 
 
 def requirement_rule_id(number: int) -> str:
@@ -72,6 +83,10 @@ class Requirement:
 
     number: int
     particulars: str
+    # The requirement's own compliance date (R-NOV-1), stored at issue, with
+    # how the deadline engine computed it: (1), (4), (6) only.
+    comply_by: dt.date | None = None
+    comply_by_explanation: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -104,9 +119,11 @@ class NoticeOfViolationFacts(DocumentFacts):
     premises_address: str
     # The prohibitions violated (e.g. R-PRO-1), from prohibitions_violated(case).
     violation_rule_ids: tuple[str, ...] = ()
+    violation_date: dt.date | None = None  # the date the violation was committed
     finding: str
     requirements: tuple[Requirement, ...]
     remediation_deadline: dt.date | None = None
+    remediation_deadline_explanation: str = ""
     fine: Fine | None = None
     last_day_to_appeal: dt.date | None = None
     appeal_deadline_explanation: str = ""
@@ -120,6 +137,24 @@ class NoticeOfViolationFacts(DocumentFacts):
     def requires_fine(self) -> bool:
         return any(r.number == FINE_REQUIREMENT for r in self.requirements)
 
+    @property
+    def continued_violation_from(self) -> ViolationStart | None:
+        """Where the weeks of continued violation count from (R-PEN-4), from
+        the dates this notice prints (enforcement.penalties, the one rule)."""
+        from .models import RequirementKind
+
+        kinds = RequirementKind.values
+        return continued_violation_start(
+            issued_on=self.issued_on if isinstance(self.issued_on, dt.date) else None,
+            compliance_dates=[self.remediation_deadline]
+            + [r.comply_by for r in self.requirements],
+            requirement_kinds=[
+                kinds[r.number - 1]
+                for r in self.requirements
+                if r.number in NOV_REQUIREMENT_NUMBERS
+            ],
+        )
+
     def relied_on(self) -> tuple[str, ...]:
         rules = ["R-NOV-1", *self.violation_rule_ids]
         rules += [requirement_rule_id(r.number) for r in self.requirements]
@@ -128,6 +163,8 @@ class NoticeOfViolationFacts(DocumentFacts):
         rules.append("R-PEN-1")  # the penalties paragraph of § 132-13 B
         if self.fine is not None and self.fine.offense_tier is not None:
             rules.append(self.fine.rule_id)
+        if self.continued_violation_from is not None:
+            rules.append("R-PEN-4")
         rules.append("R-APL-1")
         return tuple(dict.fromkeys(rules))
 
@@ -139,6 +176,12 @@ class NoticeOfViolationFacts(DocumentFacts):
             found.append("the provision of the Village Code violated is not named")
         if blank(self.finding):
             found.append("the finding of the Stormwater Management Officer is missing")
+        if not isinstance(self.violation_date, dt.date):
+            found.append("the date of the violation is missing")
+        elif (
+            isinstance(self.issued_on, dt.date) and self.violation_date > self.issued_on
+        ):
+            found.append("the violation is dated after the notice")
         numbers = [r.number for r in self.requirements]
         if not numbers:
             found.append(
@@ -152,6 +195,20 @@ class NoticeOfViolationFacts(DocumentFacts):
         for r in self.requirements:
             if blank(r.particulars):
                 found.append(f"requirement ({r.number}) has no particulars")
+            if r.comply_by is None:
+                continue
+            if r.number not in DATED_REQUIREMENTS:
+                found.append(
+                    f"requirement ({r.number}) takes no compliance date of its own"
+                )
+            if blank(r.comply_by_explanation):
+                found.append(
+                    f"the explanation of the compliance date of requirement "
+                    f"({r.number}) is missing"
+                )
+            found += after_issue(
+                self, r.comply_by, f"the compliance date of requirement ({r.number})"
+            )
         # R-NOV-2: abatement or restoration needs a deadline (and the sentence,
         # which the template prints whenever requirement (3) is chosen).
         if self.requires_abatement and self.remediation_deadline is None:
@@ -167,6 +224,10 @@ class NoticeOfViolationFacts(DocumentFacts):
         found += after_issue(
             self, self.remediation_deadline, "the remediation deadline"
         )
+        if self.remediation_deadline is not None and blank(
+            self.remediation_deadline_explanation
+        ):
+            found.append("the explanation of the remediation deadline is missing")
         if self.requires_fine and self.fine is None:
             found.append(
                 "payment of a fine (requirement (5)) is required but no fine is proposed"
@@ -202,9 +263,12 @@ class NoticeOfViolationFacts(DocumentFacts):
                     "number": r.number,
                     "particulars": r.particulars,
                     "citation": cite.get(requirement_rule_id(r.number)),
+                    "comply_by": r.comply_by,
+                    "comply_by_explanation": r.comply_by_explanation,
                 }
                 for r in sorted(self.requirements, key=lambda r: r.number)
             ],
+            "continued_from": self.continued_violation_from,
             "fine_citation": cite.get(self.fine.rule_id) if self.fine else None,
             "fine_tier": self.fine.offense_tier if self.fine else None,
             "violations": [cite[r] for r in self.violation_rule_ids if r in cite],
@@ -484,6 +548,7 @@ def sample_notice_of_violation(**changes) -> NoticeOfViolationFacts:
         **sample_common(number="NOV-2026-0001"),
         "premises_address": SAMPLE_PREMISES,
         "violation_rule_ids": ("R-PRO-1",),
+        "violation_date": dt.date(2026, 2, 24),
         "finding": "On February 24, 2026 the SMO observed grey wash water flowing "
         "from a pipe at the rear of the premises into the catch basin on Sample Lane.",
         "requirements": (
@@ -497,6 +562,8 @@ def sample_notice_of_violation(**changes) -> NoticeOfViolationFacts:
             Requirement(number=5, particulars="Pay the fine to the Village Clerk."),
         ),
         "remediation_deadline": dt.date(2026, 3, 16),
+        "remediation_deadline_explanation": "14 calendar days after Monday "
+        "2026-03-02 is Monday 2026-03-16 (R-NOV-2).",
         "fine": Fine(amount=Decimal("250.00"), tier=1),
         "last_day_to_appeal": dt.date(2026, 3, 17),
         "appeal_deadline_explanation": "15 days from Monday 2026-03-02 (R-APL-1, "
@@ -649,8 +716,9 @@ def notice_number(notice) -> str:
 )
 def notice_contract(notice) -> NoticeOfViolationFacts:
     """The notice as printed. Issued: the frozen recipient and the stored
-    R-APL-1 / R-NOV-2 deadlines. Draft (preview): the party's current details and
-    the engine's dates for an issue today; the fine tier as it would be computed."""
+    R-APL-1 / R-NOV-2 / R-NOV-1 deadlines (with their explanations). Draft
+    (preview): the party's current details and the engine's dates for an issue
+    today; the fine tier as it would be computed."""
     from .models import NoticeStatus, RequirementKind
     from .penalties import tier_for_party
 
@@ -663,12 +731,15 @@ def notice_contract(notice) -> NoticeOfViolationFacts:
         recipient = _recipient(notice.recipient_name, notice.recipient_address)
         appeal = appeal_deadline_for(notice)
         last_day, explanation = appeal if appeal else (None, "")
-        remediation = open_deadline_for(notice, "R-NOV-2")
-        if remediation is None:  # met or waived later: still the stored date
-            remediation = (
-                notice.deadlines().filter(rule_id="R-NOV-2").order_by("-id").first()
-            )
+        remediation = _stored(notice, "R-NOV-2")
         remediation_deadline = remediation.due_date if remediation else None
+        remediation_explanation = remediation.explanation if remediation else ""
+        dates = {}
+        for r in requirements:
+            if r.compliance_days:
+                stored = _stored(notice, "R-NOV-1", r.kind)
+                if stored is not None:
+                    dates[r.kind] = (stored.due_date, stored.explanation)
         if appeal is None:  # complied/withdrawn later: the stored date, not open
             stored = notice.deadlines().filter(rule_id="R-APL-1").order_by("-id")
             if stored.exists():
@@ -680,11 +751,16 @@ def notice_contract(notice) -> NoticeOfViolationFacts:
         recipient = _recipient(notice.recipient.name, notice.recipient.mailing_address)
         computed = compute_due("R-APL-1", issued_on)
         last_day, explanation = computed.due, computed.explanation
-        remediation_deadline = (
-            compute_due("R-NOV-2", issued_on, days=notice.remediation_days).due
-            if notice.remediation_days
-            else None
-        )
+        remediation_deadline, remediation_explanation = None, ""
+        if notice.remediation_days:
+            computed = compute_due("R-NOV-2", issued_on, days=notice.remediation_days)
+            remediation_deadline = computed.due
+            remediation_explanation = computed.explanation
+        dates = {}
+        for r in requirements:
+            if r.compliance_days:
+                computed = compute_due("R-NOV-1", issued_on, days=r.compliance_days)
+                dates[r.kind] = (computed.due, computed.explanation)
         tier = None
         if RequirementKind.FINE in kinds:
             tier = tier_for_party(
@@ -698,17 +774,38 @@ def notice_contract(notice) -> NoticeOfViolationFacts:
         **_common(case, notice_number(notice), issued_on, recipient, signatory),
         premises_address=_premises(case),
         violation_rule_ids=prohibitions_violated(case),
+        violation_date=notice.violation_date,
         finding=notice.findings,
         requirements=tuple(
-            Requirement(number=r.number, particulars=r.particulars)
+            Requirement(
+                number=r.number,
+                particulars=r.particulars,
+                comply_by=dates.get(r.kind, (None, ""))[0],
+                comply_by_explanation=dates.get(r.kind, (None, ""))[1],
+            )
             for r in requirements
         ),
         remediation_deadline=remediation_deadline,
+        remediation_deadline_explanation=remediation_explanation,
         fine=fine,
         last_day_to_appeal=last_day,
         appeal_deadline_explanation=explanation,
         appeal_filing_office=clerk_office(),
     )
+
+
+def _stored(notice, rule_id, purpose=""):
+    """The notice's stored deadline of `rule_id` (and `purpose`): the open one,
+    else the latest (met or waived later, the notice still printed it)."""
+    found = open_deadline_for(notice, rule_id, purpose)
+    if found is None:
+        found = (
+            notice.deadlines()
+            .filter(rule_id=rule_id, purpose=purpose)
+            .order_by("-id")
+            .first()
+        )
+    return found
 
 
 def prohibitions_violated(case) -> tuple[str, ...]:
@@ -791,6 +888,20 @@ def appeal_decision_contract(appeal) -> AppealDecisionFacts:
 # --- corrective measures (R-COR-1, R-COR-2) --------------------------------------
 
 
+def access_request_measures(notice) -> str:
+    """The measures the Village proposes to take under § 132-15 A ("measures
+    reasonably necessary to abate the violation and/or restore the property"),
+    from the notice's requirements: the elimination of the illicit connection
+    or discharge (1) and the abatement and restoration (3), each with its
+    particulars; never the order to cease and desist, the fine, monitoring or
+    BMPs. '' when the notice requires neither."""
+    return "\n".join(
+        f"({r.number}) {r.particulars}"
+        for r in sorted(notice.requirements.all(), key=lambda r: r.number)
+        if r.number in ABATE_OR_RESTORE_REQUIREMENTS
+    )
+
+
 @register(
     DocumentKind.ACCESS_REQUEST,
     facts=AccessRequestFacts,
@@ -817,10 +928,16 @@ def access_request_contract(action) -> AccessRequestFacts:
             DocumentKind.ACCESS_REQUEST,
             ["the notice has no stored compliance deadline"],
         )
-    measures = "\n".join(
-        f"({r.number}) {r.particulars}"
-        for r in sorted(notice.requirements.all(), key=lambda r: r.number)
-    )
+    measures = access_request_measures(notice)
+    if not measures:
+        raise FactsInvalid(
+            DocumentKind.ACCESS_REQUEST,
+            [
+                "the notice of violation requires no measure to abate the "
+                "violation or restore the property (elimination (1) or "
+                "abatement and restoration (3))"
+            ],
+        )
     return AccessRequestFacts(
         **_common(
             action.case,

@@ -11,6 +11,8 @@ from cases.models import Party
 from cases.widgets import DateInput, DateTimeInput
 
 from .models import (
+    MAX_COMPLIANCE_DAYS,
+    REQUIREMENTS_WITH_DAYS,
     AccessSuspension,
     AccessTermination,
     AlternativeKind,
@@ -41,7 +43,9 @@ def _widgets(model, fields):
 
 class NoticeForm(forms.Form):
     """A notice of violation: recipient, findings and any of the six
-    requirements of § 132-13 A with their particulars."""
+    requirements of § 132-13 A with their particulars; the days to complete
+    abatement or restoration (R-NOV-2), and the days to comply with each of
+    (1), (4) and (6) where the notice sets a date for it (R-NOV-1)."""
 
     recipient = forms.ModelChoiceField(queryset=Party.objects.none())
     violation_date = forms.DateField(widget=DateInput())
@@ -72,27 +76,51 @@ class NoticeForm(forms.Form):
                 label=f"Particulars of ({number})",
                 widget=forms.Textarea(attrs={"rows": 2}),
             )
+            if kind in REQUIREMENTS_WITH_DAYS:
+                self.fields[f"days_{kind}"] = forms.IntegerField(
+                    required=False,
+                    min_value=1,
+                    max_value=MAX_COMPLIANCE_DAYS,
+                    label=f"Days to comply with ({number}) (R-NOV-1)",
+                    help_text="Counted from the date of issue; leave empty to set "
+                    "no date for this requirement.",
+                )
 
     def requirement_rows(self):
+        """(check box, particulars, days or None) of each requirement."""
         return [
-            (self[f"req_{kind}"], self[f"particulars_{kind}"])
+            (
+                self[f"req_{kind}"],
+                self[f"particulars_{kind}"],
+                self[f"days_{kind}"] if kind in REQUIREMENTS_WITH_DAYS else None,
+            )
             for kind in RequirementKind.values
         ]
 
     def clean(self):
         data = super().clean()
         requirements = []
+        compliance_days = {}
         for kind in RequirementKind.values:
             particulars = (data.get(f"particulars_{kind}") or "").strip()
+            days = data.get(f"days_{kind}")
             if data.get(f"req_{kind}"):
                 if not particulars:
                     self.add_error(f"particulars_{kind}", "Give the particulars.")
                 requirements.append((kind, particulars))
+                if days:
+                    compliance_days[kind] = days
+            elif days:
+                self.add_error(
+                    f"days_{kind}",
+                    "Choose this requirement, or leave its days empty.",
+                )
         if not requirements:
             raise forms.ValidationError(
                 cited("R-NOV-1", "Choose at least one requirement of {section}.")
             )
         data["requirements"] = requirements
+        data["compliance_days"] = compliance_days
         return data
 
     @classmethod
@@ -107,6 +135,8 @@ class NoticeForm(forms.Form):
         for r in notice.requirements.all():
             initial[f"req_{r.kind}"] = True
             initial[f"particulars_{r.kind}"] = r.particulars
+            if r.compliance_days:
+                initial[f"days_{r.kind}"] = r.compliance_days
         return initial
 
 

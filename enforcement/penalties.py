@@ -192,34 +192,111 @@ def fine_error(computation: TierComputation, amount: Decimal | None) -> str:
 
 
 @dataclass(frozen=True)
+class ViolationStart:
+    """Where the weeks of continued violation of a notice count from (R-PEN-4):
+    the date the notice requires compliance by, or, when it sets none, the date
+    the notice states (its date of issue)."""
+
+    day: dt.date
+    basis: str  # why that day, as a sentence part a person reads
+
+    @property
+    def words(self) -> str:
+        return f"{self.day:%A %Y-%m-%d}, {self.basis}"
+
+
+def continued_violation_start(
+    *, issued_on: dt.date | None, compliance_dates, requirement_kinds
+) -> ViolationStart | None:
+    """The day the weeks of continued violation of a notice count from
+    (§ 132-13 B, R-PEN-4): "each week's continued violation" after the notice
+    required compliance.
+
+    - `compliance_dates` are the dates the notice itself requires compliance
+      by (its remediation deadline R-NOV-2 and each requirement's own date
+      R-NOV-1): the weeks count from the last of them, when compliance with the
+      whole notice was due (a later date of one requirement is not overtaken
+      by an earlier one of another).
+    - A notice that sets no date (cease and desist alone, for instance) orders
+      compliance from its own date: the weeks count from the date of issue it
+      prints.
+    - Never from the last day to appeal, a date the notice prints only as the
+      limit of the appeal, nor from the correction clock after an appeal
+      (R-COR-1, the date corrective measures may begin, § 132-15 A).
+    - A notice that only requires a fine orders nothing to stop or correct:
+      no continued violation (None); so does a notice not issued."""
+    kinds = set(requirement_kinds)
+    if issued_on is None or not kinds or kinds <= {"fine"}:
+        return None
+    dates = [d for d in compliance_dates if d is not None]
+    if dates:
+        return ViolationStart(
+            max(dates), "the last date the notice requires compliance by"
+        )
+    return ViolationStart(
+        issued_on, "the date of the notice, which sets no later date for compliance"
+    )
+
+
+@dataclass(frozen=True)
 class ContinuedViolation:
-    """R-PEN-4: each week's continued violation after the compliance deadline."""
+    """R-PEN-4: each week's continued violation after the notice required
+    compliance (`deadline`, see continued_violation_start), up to `as_of`: the
+    day before the recorded compliance, else the day counted to (today)."""
 
     deadline: dt.date
     as_of: dt.date
     weeks: tuple[dt.date, ...]
+    basis: str = "the compliance deadline"
+    complied_on: dt.date | None = None
 
     @property
     def count(self) -> int:
         return len(self.weeks)
 
     @property
+    def _until(self) -> str:
+        complied = self.complied_on
+        if complied is not None and self.as_of == complied - dt.timedelta(days=1):
+            return (
+                f"{self.as_of:%Y-%m-%d}, the day before the compliance recorded on "
+                f"{complied:%Y-%m-%d}"
+            )
+        return f"{self.as_of:%Y-%m-%d}"
+
+    @property
     def explanation(self) -> str:
+        since = f"{self.deadline:%A %Y-%m-%d} ({self.basis})"
         if not self.weeks:
             return (
-                f"No whole week of continued violation between the compliance "
-                f"deadline {self.deadline:%Y-%m-%d} and {self.as_of:%Y-%m-%d}."
+                f"No whole week of continued violation between {since} and "
+                f"{self._until}."
             )
         return (
-            f"{self.count} whole week(s) of continued violation after the compliance "
-            f"deadline {self.deadline:%Y-%m-%d} up to {self.as_of:%Y-%m-%d}, each a "
-            "separate additional violation (R-PEN-4), accrued on "
-            + ", ".join(f"{d:%Y-%m-%d}" for d in self.weeks)
-            + "."
+            f"{self.count} whole week(s) of continued violation after {since} up "
+            f"to {self._until}, each a separate additional violation (R-PEN-4), "
+            "accrued on " + ", ".join(f"{d:%Y-%m-%d}" for d in self.weeks) + "."
         )
 
 
-def continued_violation(deadline: dt.date, as_of: dt.date) -> ContinuedViolation:
+def continued_violation(
+    deadline: dt.date,
+    as_of: dt.date,
+    *,
+    basis: str = "the compliance deadline",
+    complied_on: dt.date | None = None,
+) -> ContinuedViolation:
+    """The weeks of continued violation after `deadline` (the day the notice
+    required compliance), counted to `as_of`; once compliance is recorded
+    (`complied_on`) the count stops: the day of compliance is not a day of
+    violation, so the last day counted is the day before it."""
+    last_day = as_of
+    if complied_on is not None:
+        last_day = min(as_of, complied_on - dt.timedelta(days=1))
     return ContinuedViolation(
-        deadline, as_of, tuple(continued_violation_weeks(deadline, as_of))
+        deadline,
+        last_day,
+        tuple(continued_violation_weeks(deadline, last_day)),
+        basis,
+        complied_on,
     )

@@ -24,7 +24,11 @@ from .models import (
     NoticeStatus,
     NuisanceAbatement,
 )
-from .penalties import ContinuedViolation, continued_violation
+from .penalties import (
+    ContinuedViolation,
+    continued_violation,
+    continued_violation_start,
+)
 
 # Each remedy workflow (R-REM-1: any number at once on a case), by URL slug.
 REMEDY_MODELS = {
@@ -91,19 +95,30 @@ def key_dates(source) -> list[Deadline]:
 
 
 def continued_violation_for(notice, as_of=None) -> ContinuedViolation | None:
-    """R-PEN-4 for a notice: whole weeks after its compliance deadline, up to
-    the date of compliance or `as_of` (today)."""
+    """R-PEN-4 for a notice in force or complied with: the whole weeks of
+    continued violation after the date the notice requires compliance by (its
+    stored R-NOV-2 / R-NOV-1 deadlines; its date of issue when it sets none),
+    up to the day before the recorded compliance, else `as_of` (today). The one
+    count every page and letter states (enforcement.penalties)."""
     if notice.status in (
         NoticeStatus.DRAFT,
         NoticeStatus.WITHDRAWN,
         NoticeStatus.SUPERSEDED,
     ):
         return None
-    deadline = notice.compliance_deadline()
-    if deadline is None:
+    start = continued_violation_start(
+        issued_on=notice.issued_on,
+        compliance_dates=[d.due_date for d in notice.required_compliance_deadlines()],
+        requirement_kinds=notice.requirement_kinds(),
+    )
+    if start is None:
         return None
-    end = notice.complied_on or as_of or timezone.localdate()
-    return continued_violation(deadline.due_date, end)
+    return continued_violation(
+        start.day,
+        as_of or timezone.localdate(),
+        basis=start.basis,
+        complied_on=notice.complied_on,
+    )
 
 
 def _limit(appeal, rule_id, purpose=""):

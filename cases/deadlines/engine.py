@@ -206,6 +206,19 @@ _RULE_LIST = (
         ),
     ),
     RuleSpec(
+        "R-NOV-1",
+        "Compliance date of a requirement of a notice of violation",
+        "the issuance of the notice of violation",
+        Actor.DISCHARGER,
+        Method.CALENDAR_DAYS,
+        None,
+        parameter="days",
+        note=(
+            "The notice of violation sets the number of days to comply with this "
+            "requirement."
+        ),
+    ),
+    RuleSpec(
         "R-NOV-2",
         "Remediation deadline in a notice of violation",
         "the issuance of the notice of violation",
@@ -291,7 +304,8 @@ def compute(
     """The due date rule ``rule_id`` sets for an event on ``event_date``.
 
     ``params`` sets the period of the rules that allow it (see
-    ``RULES[rule_id].parameter``): ``days`` for R-NOV-2 (required) and R-BMP-1,
+    ``RULES[rule_id].parameter``): ``days`` for R-NOV-1 and R-NOV-2 (required) and
+    R-BMP-1,
     ``business_days`` for R-SUS-1, ``months`` for R-ACC-2. ``calendar`` carries
     the office closures; without it only weekends and § 24 holidays count.
 

@@ -14,6 +14,8 @@ from .alternatives import (
 from .appeals import Appeal, AppealDocument, AppealStatus, Decision
 from .notices import (
     IN_FORCE,
+    MAX_COMPLIANCE_DAYS,
+    REQUIREMENTS_WITH_DAYS,
     NoticeFrozenError,
     NoticeOfViolation,
     NoticeRequirement,
@@ -35,6 +37,8 @@ from .remedies import (
 
 __all__ = [
     "IN_FORCE",
+    "MAX_COMPLIANCE_DAYS",
+    "REQUIREMENTS_WITH_DAYS",
     "AbatementStatus",
     "AccessSuspension",
     "AccessTermination",

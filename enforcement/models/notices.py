@@ -49,6 +49,20 @@ class RequirementKind(models.TextChoices):
         return list(cls.values).index(kind) + 1
 
 
+# The requirements a notice may give its own number of days to comply with
+# (R-NOV-1, one dated deadline each). Abatement/restoration (3) always has one,
+# the notice's remediation deadline (R-NOV-2, `remediation_days`); cease and
+# desist (2) takes effect on the date of the notice; payment of a fine (5) is
+# not a correction of the violation and carries no compliance date.
+REQUIREMENTS_WITH_DAYS = (
+    RequirementKind.ELIMINATION,
+    RequirementKind.MONITORING,
+    RequirementKind.BMPS,
+)
+MAX_COMPLIANCE_DAYS = 365
+# The rules of the dates a notice requires compliance by (stored deadlines).
+COMPLIANCE_RULES = ("R-NOV-2", "R-NOV-1")
+
 # Statuses in which the notice is in force against the recipient.
 IN_FORCE = (NoticeStatus.ISSUED, NoticeStatus.NOT_COMPLIED, NoticeStatus.ESCALATED)
 # ...of which these may still be appealed or corrected (escalated: the next
@@ -230,21 +244,36 @@ class NoticeOfViolation(FlowModel):
 
     def compliance_deadline(self) -> Deadline | None:
         """The date compliance is due: five business days after a decision
-        upholding the SMO (R-COR-1), else the remediation deadline (R-NOV-2),
-        else the last day to appeal (R-APL-1), after which the order stands."""
+        upholding the SMO (R-COR-1), else the last of the dates the notice
+        requires compliance by (the remediation deadline R-NOV-2 and each
+        requirement's own date R-NOV-1), else the last day to appeal (R-APL-1),
+        after which the order stands. (The weeks of continued violation count
+        from the notice's own dates only: enforcement.penalties.)"""
         loaded = getattr(self, "unwaived_deadlines", None)
-        if loaded is not None:  # read with the notice (latest due first)
-            for rule_id in ("R-COR-1", "R-NOV-2", "R-APL-1"):
-                found = next((d for d in loaded if d.rule_id == rule_id), None)
-                if found is not None:
-                    return found
-            return None
-        deadlines = self.deadlines().exclude(status=Deadline.Status.WAIVED)
-        for rule_id in ("R-COR-1", "R-NOV-2", "R-APL-1"):
-            found = deadlines.filter(rule_id=rule_id).order_by("-due_date").first()
+        if loaded is None:
+            loaded = list(
+                self.deadlines()
+                .exclude(status=Deadline.Status.WAIVED)
+                .order_by("-due_date", "-id")
+            )
+        # `loaded` is latest due first.
+        for rule_ids in (("R-COR-1",), COMPLIANCE_RULES, ("R-APL-1",)):
+            found = next((d for d in loaded if d.rule_id in rule_ids), None)
             if found is not None:
                 return found
         return None
+
+    def required_compliance_deadlines(self) -> list[Deadline]:
+        """The stored dates this notice itself requires compliance by (R-NOV-2
+        and R-NOV-1), met or open, not waived; latest due first."""
+        loaded = getattr(self, "unwaived_deadlines", None)
+        if loaded is None:
+            loaded = list(
+                self.deadlines()
+                .exclude(status=Deadline.Status.WAIVED)
+                .order_by("-due_date", "-id")
+            )
+        return [d for d in loaded if d.rule_id in COMPLIANCE_RULES]
 
     # --- what may be done with it (the one home of each rule) -----------------
     def can_be_appealed(self) -> bool:
@@ -457,13 +486,30 @@ class NoticeRequirement(models.Model):
     )
     kind = models.CharField(max_length=16, choices=RequirementKind.choices)
     particulars = models.TextField()
+    compliance_days = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text=(
+            "Days from issuance to comply with this requirement (R-NOV-1): "
+            "elimination, monitoring or BMPs only."
+        ),
+    )
 
     class Meta:
         ordering = ["notice", "id"]
         constraints = [
             models.UniqueConstraint(
                 fields=["notice", "kind"], name="one_requirement_kind_per_notice"
-            )
+            ),
+            models.CheckConstraint(
+                condition=models.Q(compliance_days__isnull=True)
+                | models.Q(
+                    kind__in=[k.value for k in REQUIREMENTS_WITH_DAYS],
+                    compliance_days__gte=1,
+                    compliance_days__lte=MAX_COMPLIANCE_DAYS,
+                ),
+                name="requirement_compliance_days_where_allowed",
+            ),
         ]
 
     def __str__(self):

@@ -22,6 +22,8 @@ from cases.timeline import record_event
 
 from ..documents import notice_document_issue
 from ..models import (
+    MAX_COMPLIANCE_DAYS,
+    REQUIREMENTS_WITH_DAYS,
     NoticeFrozenError,
     NoticeOfViolation,
     NoticeRequirement,
@@ -45,7 +47,14 @@ def case_recipients(case):
 
 
 def _validate_content(
-    *, case, recipient, requirements, remediation_days, proposed_fine, violation_date
+    *,
+    case,
+    recipient,
+    requirements,
+    remediation_days,
+    proposed_fine,
+    violation_date,
+    compliance_days=None,
 ):
     errors = {}
     if case.status not in DRAFTABLE_CASE_STATUSES:
@@ -79,6 +88,28 @@ def _validate_content(
         errors["remediation_days"] = (
             "A remediation deadline goes with the abatement/restoration requirement."
         )
+    for kind, days in (compliance_days or {}).items():
+        if days is None:
+            continue
+        label = RequirementKind(kind).label if kind in RequirementKind.values else kind
+        if kind not in REQUIREMENTS_WITH_DAYS:
+            errors[f"days_{kind}"] = (
+                f"“{label}” takes no compliance date of its own"
+                + (
+                    ": set the remediation deadline (R-NOV-2)."
+                    if kind == RequirementKind.ABATEMENT
+                    else "."
+                )
+            )
+        elif kind not in kinds:
+            errors[f"days_{kind}"] = (
+                f"A compliance date goes with the requirement “{label}”: choose it "
+                "or leave the days empty."
+            )
+        elif isinstance(days, bool) or not isinstance(days, int) or days < 1:
+            errors[f"days_{kind}"] = "Give a whole number of days, at least 1."
+        elif days > MAX_COMPLIANCE_DAYS:
+            errors[f"days_{kind}"] = f"At most {MAX_COMPLIANCE_DAYS} days."
     if RequirementKind.FINE in kinds:
         message = fine_error(
             tier_for_party(recipient, violation_date, exclude_case=case), proposed_fine
@@ -95,12 +126,16 @@ def _validate_content(
         raise ValidationError(errors)
 
 
-def _set_requirements(notice, requirements):
+def _set_requirements(notice, requirements, compliance_days=None):
+    days = compliance_days or {}
     for requirement in list(notice.requirements.all()):
         requirement.delete()
     for kind, particulars in requirements:
         NoticeRequirement.objects.create(
-            notice=notice, kind=kind, particulars=particulars.strip()
+            notice=notice,
+            kind=kind,
+            particulars=particulars.strip(),
+            compliance_days=days.get(kind) or None,
         )
 
 
@@ -116,9 +151,13 @@ def notice_draft(
     remediation_days: int | None = None,
     proposed_fine: Decimal | None = None,
     supersedes: NoticeOfViolation | None = None,
+    compliance_days: dict[str, int | None] | None = None,
 ) -> NoticeOfViolation:
-    """Draft a notice of violation on `case`. Who: SMO. Raises Refused
-    (wrong role, violation not confirmed) or ValidationError (bad content)."""
+    """Draft a notice of violation on `case`. Who: SMO. `compliance_days` gives
+    the days to comply with a requirement that may have its own date
+    (REQUIREMENTS_WITH_DAYS: kind → days, R-NOV-1); abatement/restoration has
+    `remediation_days` (R-NOV-2). Raises Refused (wrong role, violation not
+    confirmed) or ValidationError (bad content)."""
     require_role(actor, Role.SMO, doing="write notices of violation")
     _validate_content(
         case=case,
@@ -127,6 +166,7 @@ def notice_draft(
         remediation_days=remediation_days,
         proposed_fine=proposed_fine,
         violation_date=violation_date,
+        compliance_days=compliance_days,
     )
     notice = NoticeOfViolation.objects.create(
         case=case,
@@ -138,7 +178,7 @@ def notice_draft(
         supersedes=supersedes,
         created_by=actor,
     )
-    _set_requirements(notice, requirements)
+    _set_requirements(notice, requirements, compliance_days)
     summary = f"Notice of violation {notice.pk} drafted to {recipient.name}"
     if supersedes is not None:
         summary += f" (correction of notice {supersedes.pk})"
@@ -164,9 +204,10 @@ def notice_update(
     requirements,
     remediation_days=None,
     proposed_fine=None,
+    compliance_days=None,
 ) -> NoticeOfViolation:
-    """Change a draft notice. Who: SMO. An issued notice is frozen: raises
-    NoticeFrozenError (issue a correction instead)."""
+    """Change a draft notice (as notice_draft). Who: SMO. An issued notice is
+    frozen: raises NoticeFrozenError (issue a correction instead)."""
     require_role(actor, Role.SMO, doing="write notices of violation")
     notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
     if notice.status != NoticeStatus.DRAFT:
@@ -181,6 +222,7 @@ def notice_update(
         remediation_days=remediation_days,
         proposed_fine=proposed_fine,
         violation_date=violation_date,
+        compliance_days=compliance_days,
     )
     notice.recipient = recipient
     notice.violation_date = violation_date
@@ -188,7 +230,7 @@ def notice_update(
     notice.remediation_days = remediation_days or None
     notice.proposed_fine = proposed_fine
     notice.save()
-    _set_requirements(notice, requirements)
+    _set_requirements(notice, requirements, compliance_days)
     record_event(
         case=notice.case,
         actor=actor,
@@ -204,8 +246,9 @@ def notice_issue(
     *, notice, actor, issued_on: dt.date | None = None
 ) -> NoticeOfViolation:
     """Issue a draft notice. Who: SMO. Freezes the recipient's name and mailing
-    address, stores the fine tier computation, opens the appeal window (R-APL-1)
-    and the remediation deadline (R-NOV-2), supersedes the notice it corrects,
+    address, stores the fine tier computation, opens the appeal window (R-APL-1),
+    the remediation deadline (R-NOV-2) and each requirement's own compliance
+    date (R-NOV-1), supersedes the notice it corrects,
     and moves the case into enforcement; issues the notice's document (kind
     notice_of_violation, a new version superseding the corrected notice's) in
     the same transaction. Raises Refused with the reason, or
@@ -252,6 +295,18 @@ def notice_issue(
                 actor=actor,
                 days=issued.remediation_days,
             )
+        for requirement in issued.requirements.exclude(compliance_days=None):
+            open_deadline(
+                rule_id="R-NOV-1",
+                event_date=issued_on,
+                source=issued,
+                case=case,
+                actor=actor,
+                purpose=requirement.kind,
+                label=f"Compliance with requirement ({requirement.number}) of the "
+                "notice of violation",
+                days=requirement.compliance_days,
+            )
         if issued.supersedes_id:
             old = NoticeOfViolation.objects.get(pk=issued.supersedes_id)
             run_step(
@@ -290,7 +345,7 @@ def _waive_open(notice, actor, reason):
 
 def _meet_compliance(notice, actor):
     for deadline in deadlines_for(notice).filter(
-        status=Deadline.Status.OPEN, rule_id__in=["R-NOV-2", "R-COR-1"]
+        status=Deadline.Status.OPEN, rule_id__in=["R-NOV-1", "R-NOV-2", "R-COR-1"]
     ):
         meet_deadline(deadline, on=notice.complied_on, actor=actor)
     _waive_open(notice, actor, "The notice was complied with.")
@@ -377,6 +432,11 @@ def notice_start_correction(*, notice, actor) -> NoticeOfViolation:
         remediation_days=old.remediation_days,
         proposed_fine=old.proposed_fine,
         supersedes=old,
+        compliance_days={
+            r.kind: r.compliance_days
+            for r in old.requirements.all()
+            if r.compliance_days
+        },
     )
 
 

@@ -19,6 +19,7 @@ from cases.services import case_open, case_run_transition
 from cases.timeline import record_event
 from cases.workflow import run
 
+from ..documents import access_request_measures
 from ..models import (
     AccessSuspension,
     AccessTermination,
@@ -96,13 +97,21 @@ def corrective_request_access(
 ) -> CorrectiveAction:
     """Record the SMO's letter asking the owner's permission for access to abate
     or restore (§ 132-15 A). Who: SMO. Only once the notice was not complied with
-    (after its deadline, or five business days after an upholding decision)."""
+    (after its deadline, or five business days after an upholding decision), and
+    only for a notice that requires a measure the Village can take to abate the
+    violation or restore the property (documents.access_request_measures)."""
     _require_smo(actor)
     notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
     if notice.status not in (NoticeStatus.NOT_COMPLIED, NoticeStatus.ESCALATED):
         raise Refused(
             "Corrective measures follow a notice not complied with: record the "
             f"non-compliance first (the notice is “{notice.get_status_display()}”)."
+        )
+    if not access_request_measures(notice):
+        raise Refused(
+            f"Notice NOV-{notice.pk} requires no measure to abate the violation or "
+            "restore the property (elimination (1) or abatement and restoration "
+            f"(3)), so there is nothing to ask access for ({citation('R-COR-1').section})."
         )
     errors = {}
     _not_future(errors, "request_letter_on", request_letter_on)

@@ -60,6 +60,7 @@ def notice_create(request, case_pk):
                 requirements=d["requirements"],
                 remediation_days=d["remediation_days"],
                 proposed_fine=d["proposed_fine"],
+                compliance_days=d["compliance_days"],
             ),
             success="Draft notice saved. Review it, then issue it.",
         )
@@ -109,6 +110,7 @@ def notice_edit(request, pk):
                 requirements=d["requirements"],
                 remediation_days=d["remediation_days"],
                 proposed_fine=d["proposed_fine"],
+                compliance_days=d["compliance_days"],
             ),
             success="Draft saved.",
         )

@@ -30,10 +30,11 @@ REQUIRED_RULES = {
     "R-COR-1",
     "R-DEF-2",
     "R-ACC-2",
+    "R-NOV-1",
     "R-NOV-2",
     "R-BMP-1",
 }
-PARAMS_FOR = {"R-NOV-2": {"days": 30}}
+PARAMS_FOR = {"R-NOV-1": {"days": 30}, "R-NOV-2": {"days": 30}}
 
 
 # --- the table -----------------------------------------------------------------
@@ -67,6 +68,7 @@ def test_rule_choices_pair_ids_with_labels_in_table_order():
         ("R-COR-1", "business_days"),
         ("R-DEF-2", "months+25a"),
         ("R-ACC-2", "months+25a"),
+        ("R-NOV-1", "calendar_days+25a"),
         ("R-NOV-2", "calendar_days+25a"),
         ("R-BMP-1", "calendar_days+25a"),
     ],
