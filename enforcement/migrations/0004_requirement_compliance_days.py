@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("enforcement", "0002_sections_from_the_citation_table"),
+        ("enforcement", "0003_suspension_notice_of_reasons_service"),
     ]
 
     operations = [
