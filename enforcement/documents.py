@@ -26,7 +26,7 @@ from django.db import models
 from django.utils import timezone
 
 from cases.citations import citation
-from cases.deadlines.services import compute_due, deadlines_for, open_deadline_for
+from cases.deadlines.services import compute_due, open_deadline_for
 from cases.documents.contracts import (
     Contact,
     DocumentFacts,
@@ -836,14 +836,7 @@ def appeal_decision_contract(appeal) -> AppealDecisionFacts:
         problems.append("the notice appealed has not been issued")
     if problems:
         raise FactsInvalid(DocumentKind.APPEAL_DECISION, problems)
-    correction = None
-    if appeal.upholds():
-        correction = (
-            deadlines_for(notice)
-            .filter(rule_id="R-COR-1", event_date=appeal.decided_on)
-            .order_by("-id")
-            .first()
-        )
+    correction = appeal.correction_deadline()
     superseding = appeal.superseding_notice()
     if superseding is not None and not superseding.is_frozen:
         superseding = None  # a draft: its requirements do not stand yet

@@ -125,6 +125,18 @@ class Appeal(FlowModel):
         are those of the notice the SMO issues to supersede the one appealed."""
         return self.decision == Decision.MODIFIED and self.decided_on is not None
 
+    def correction_deadline(self):
+        """After a decision upholding the SMO: the notice's stored five business
+        days to correct (R-COR-1) counted from this decision; else None."""
+        if not self.upholds():
+            return None
+        return (
+            self.notice.deadlines()
+            .filter(rule_id="R-COR-1", event_date=self.decided_on)
+            .order_by("-id")
+            .first()
+        )
+
     def superseding_notice(self):
         """After a modified decision, the notice (draft or issued) that carries the
         requirements as modified: the correction of the notice appealed."""

@@ -358,3 +358,15 @@ def test_the_letters_facts_refuse_what_the_record_does_not_say(
     ):
         with pytest.raises(FactsInvalid, match=words):
             validate_facts(DocumentKind.APPEAL_DECISION, replace(facts, **change))
+
+
+def test_the_appeal_page_gives_the_last_day_to_correct_after_an_upheld_decision(
+    scheduled_appeal, clerk_user, client_as
+):
+    upheld = decide(scheduled_appeal, clerk_user, Decision.UPHELD)
+    html = client_as("clerk").get(upheld.get_absolute_url()).content.decode()
+    assert (
+        "Upheld by the Board on Thursday 2026-03-26:</strong> the last day to "
+        f"correct NOV-{upheld.notice_id} is Thursday 2026-04-02 (R-COR-1)."
+    ) in html
+    assert "Modified by the Board" not in html
