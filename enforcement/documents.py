@@ -506,10 +506,31 @@ class AppealDecisionFacts(DocumentFacts):
     outcome: str  # AppealOutcome
     decision: str
     certified_mail_article: str = ""
+    # The facts as recorded when the letter is issued: the filing with the
+    # municipal clerk and the certified mailing (R-APL-3) only once recorded.
+    filed_with_clerk_on: dt.date | None = None
+    mailed_on: dt.date | None = None
+    # Upheld: the stored R-COR-1 deadline (five business days from the decision
+    # "upholding the decision of the SMO", § 132-15 A) and its explanation.
+    correction_due_on: dt.date | None = None
+    correction_explanation: str = ""
+    # Modified (§ 132-14): what the Board modified, and the notice superseding
+    # the one appealed once the SMO has issued it (its requirements stand).
+    modification: str = ""
+    superseding_notice_number: str = ""
+    superseding_notice_issued_on: dt.date | None = None
+
+    @property
+    def upholds(self) -> bool:
+        return self.outcome == AppealOutcome.UPHELD
+
+    @property
+    def modifies(self) -> bool:
+        return self.outcome == AppealOutcome.MODIFIED
 
     def relied_on(self) -> tuple[str, ...]:
         rules = ["R-APL-1", "R-APL-2", "R-APL-3"]
-        if self.outcome in (AppealOutcome.UPHELD, AppealOutcome.MODIFIED):
+        if self.upholds:  # R-COR-1 runs from a decision upholding the SMO only
             rules.append("R-COR-1")
         return tuple(rules)
 
@@ -521,6 +542,40 @@ class AppealDecisionFacts(DocumentFacts):
             found.append("the text of the decision is missing")
         if blank(self.notice_number):
             found.append("the notice of violation appealed is not identified")
+        if self.upholds:
+            if self.correction_due_on is None:
+                found.append("the last day to correct (R-COR-1) is missing")
+            elif isinstance(self.decided_on, dt.date) and not (
+                self.correction_due_on > self.decided_on
+            ):
+                found.append("the last day to correct is not after the decision")
+            if blank(self.correction_explanation):
+                found.append("the explanation of the last day to correct is missing")
+        elif self.correction_due_on is not None:
+            found.append(
+                "a last day to correct (R-COR-1) is given only for a decision "
+                "upholding the SMO"
+            )
+        if self.modifies and blank(self.modification):
+            found.append("what the Board modified is missing")
+        if self.superseding_notice_number and not self.modifies:
+            found.append("a superseding notice is named for a decision not modified")
+        for day, what in (
+            (self.filed_with_clerk_on, "the filing with the municipal clerk"),
+            (self.mailed_on, "the certified mailing"),
+        ):
+            if (
+                isinstance(day, dt.date)
+                and isinstance(self.decided_on, dt.date)
+                and day < self.decided_on
+            ):
+                found.append(f"{what} is dated before the decision")
+            if (
+                isinstance(day, dt.date)
+                and isinstance(self.issued_on, dt.date)
+                and day > self.issued_on
+            ):
+                found.append(f"{what} is dated after this document")
         dates = [self.appeal_filed_on, self.hearing_held_on, self.decided_on]
         if all(isinstance(d, dt.date) for d in dates) and dates != sorted(dates):
             found.append("the filing, hearing and decision dates are out of order")
@@ -638,6 +693,15 @@ def sample_appeal_decision() -> AppealDecisionFacts:
         outcome=AppealOutcome.UPHELD,
         decision="The Board finds that the discharge was wash water, not exempt.",
         certified_mail_article="9407 1000 0000 0000 0000 00",
+        filed_with_clerk_on=dt.date(2026, 2, 27),
+        mailed_on=dt.date(2026, 2, 27),
+        correction_due_on=dt.date(2026, 3, 5),
+        correction_explanation="5 business days after Thursday 2026-02-26 is "
+        "Thursday 2026-03-05. Rule R-COR-1 (Correction of the violation after the "
+        "appeal decision) counts from the decision upholding the Stormwater "
+        "Management Officer; that day itself is not counted, and business days "
+        "are Monday to Friday except New York public holidays and days the "
+        "village office is closed.",
     )
 
 
@@ -851,7 +915,11 @@ def notice_document_issue(*, notice, actor) -> IssuedDocument:
     case_of=lambda appeal: appeal.notice.case,
 )
 def appeal_decision_contract(appeal) -> AppealDecisionFacts:
-    """The decision letter once the Board has decided (status decided/closed)."""
+    """The decision letter once the Board has decided (status decided/closed),
+    stating the facts as recorded: the filing with the municipal clerk and the
+    certified mailing only once recorded (R-APL-3); upheld, the last day to
+    correct as stored (R-COR-1) with the engine's explanation; modified, what
+    the Board modified and, once issued, the notice whose requirements stand."""
     notice = appeal.notice
     hearing = (
         timezone.localtime(appeal.hearing_at).date() if appeal.hearing_at else None
@@ -865,6 +933,10 @@ def appeal_decision_contract(appeal) -> AppealDecisionFacts:
         problems.append("the notice appealed has not been issued")
     if problems:
         raise FactsInvalid(DocumentKind.APPEAL_DECISION, problems)
+    correction = appeal.correction_deadline()
+    superseding = appeal.superseding_notice()
+    if superseding is not None and not superseding.is_frozen:
+        superseding = None  # a draft: its requirements do not stand yet
     return AppealDecisionFacts(
         **_common(
             notice.case,
@@ -882,6 +954,13 @@ def appeal_decision_contract(appeal) -> AppealDecisionFacts:
         outcome=appeal.decision,
         decision=appeal.resolution,
         certified_mail_article=appeal.mail_article_number,
+        filed_with_clerk_on=appeal.filed_with_clerk_on,
+        mailed_on=appeal.mailed_on,
+        correction_due_on=correction.due_date if correction else None,
+        correction_explanation=correction.explanation if correction else "",
+        modification=appeal.modification if appeal.modifies() else "",
+        superseding_notice_number=notice_number(superseding) if superseding else "",
+        superseding_notice_issued_on=superseding.issued_on if superseding else None,
     )
 
 

@@ -202,6 +202,14 @@ class DecisionForm(forms.Form):
     decision = forms.ChoiceField(choices=Decision.choices)
     decided_on = forms.DateField(widget=DateInput(), label="Date of decision")
     resolution = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}))
+    modification = forms.CharField(
+        label="What the Board modified",
+        required=False,  # required for a modified decision: the step's guard says so
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="For a modified decision only: what the Board changed in the "
+        "SMO's determination. The SMO then issues a notice superseding the one "
+        "appealed, with the requirements as modified.",
+    )
 
 
 class ClerkFilingForm(forms.Form):

@@ -64,6 +64,13 @@ class Appeal(FlowModel):
     decision = models.CharField(max_length=10, choices=Decision.choices, blank=True)
     decided_on = models.DateField(null=True, blank=True)
     resolution = models.TextField(blank=True)
+    modification = models.TextField(
+        "what the Board modified",
+        blank=True,
+        help_text="A modified decision (§ 132-14): what the Board changed in the "
+        "SMO's determination. The SMO then issues a notice superseding the one "
+        "appealed, with the requirements as modified.",
+    )
     filed_with_clerk_on = models.DateField(null=True, blank=True)
     mailed_on = models.DateField(null=True, blank=True)
     mail_article_number = models.CharField(
@@ -107,6 +114,36 @@ class Appeal(FlowModel):
     def case_id(self):
         return self.notice.case_id
 
+    # --- what the decision was (§ 132-14, § 132-15 A) ---------------------------
+    def upholds(self) -> bool:
+        """The Board upheld the SMO: the only decision that starts the five
+        business days to correct (R-COR-1, "the decision ... upholding")."""
+        return self.decision == Decision.UPHELD and self.decided_on is not None
+
+    def modifies(self) -> bool:
+        """The Board modified the SMO's determination: the requirements that stand
+        are those of the notice the SMO issues to supersede the one appealed."""
+        return self.decision == Decision.MODIFIED and self.decided_on is not None
+
+    def correction_deadline(self):
+        """After a decision upholding the SMO: the notice's stored five business
+        days to correct (R-COR-1) counted from this decision; else None."""
+        if not self.upholds():
+            return None
+        return (
+            self.notice.deadlines()
+            .filter(rule_id="R-COR-1", event_date=self.decided_on)
+            .order_by("-id")
+            .first()
+        )
+
+    def superseding_notice(self):
+        """After a modified decision, the notice (draft or issued) that carries the
+        requirements as modified: the correction of the notice appealed."""
+        if not self.modifies():
+            return None
+        return NoticeOfViolation.objects.filter(supersedes_id=self.notice_id).first()
+
     # --- conditions ------------------------------------------------------------
     @guard("give the hearing date and time")
     def has_hearing_at(self) -> bool:
@@ -118,9 +155,32 @@ class Appeal(FlowModel):
             return False
         return timezone.localtime(self.hearing_at).date() >= self.filed_on
 
+    @guard(
+        "a hearing cannot be scheduled or moved to a day that has passed",
+        rule="R-APL-2",
+    )
+    def hearing_not_in_the_past(self) -> bool:
+        """Scheduling looks forward: the day of the hearing (village time) is today
+        or later. A hearing already held is recorded with the decision."""
+        if self.hearing_at is None:
+            return False
+        return timezone.localtime(self.hearing_at).date() >= timezone.localdate()
+
     @guard("give the decision, its date and the resolution text")
     def has_decision(self) -> bool:
         return bool(self.decision and self.decided_on and self.resolution.strip())
+
+    @guard("say what the Board modified")
+    def states_what_was_modified(self) -> bool:
+        """A modified decision records what the Board modified (§ 132-14)."""
+        return self.decision != Decision.MODIFIED or bool(self.modification.strip())
+
+    @guard(
+        "only a modified decision records what the Board modified: choose "
+        "“Modified” or leave that field empty"
+    )
+    def modification_only_if_modified(self) -> bool:
+        return self.decision == Decision.MODIFIED or not self.modification.strip()
 
     @guard("the decision cannot come before the hearing")
     def decided_after_hearing(self) -> bool:
@@ -148,7 +208,7 @@ class Appeal(FlowModel):
         source=[AppealStatus.FILED, AppealStatus.HEARING_SCHEDULED],
         target=AppealStatus.HEARING_SCHEDULED,
         permission=clerk,
-        conditions=[has_hearing_at, heard_after_filing],
+        conditions=[has_hearing_at, heard_after_filing, hearing_not_in_the_past],
         custom={
             "label": "Schedule the hearing",
             "rule_id": "R-APL-2",
@@ -163,7 +223,12 @@ class Appeal(FlowModel):
         source=AppealStatus.HEARING_SCHEDULED,
         target=AppealStatus.DECIDED,
         permission=clerk,
-        conditions=[has_decision, decided_after_hearing],
+        conditions=[
+            has_decision,
+            states_what_was_modified,
+            modification_only_if_modified,
+            decided_after_hearing,
+        ],
         custom={"label": "Record the decision", "rule_id": "R-APL-3", "form": "decide"},
     )
     def decide(self):

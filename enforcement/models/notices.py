@@ -248,7 +248,11 @@ class NoticeOfViolation(FlowModel):
         requires compliance by (the remediation deadline R-NOV-2 and each
         requirement's own date R-NOV-1), else the last day to appeal (R-APL-1),
         after which the order stands. (The weeks of continued violation count
-        from the notice's own dates only: enforcement.penalties.)"""
+        from the notice's own dates only: enforcement.penalties.) None once the
+        Board modified the notice on appeal: its requirements no longer stand as
+        issued, the superseding notice's own dates govern."""
+        if self.board_modification() is not None:
+            return None
         loaded = getattr(self, "unwaived_deadlines", None)
         if loaded is None:
             loaded = list(
@@ -302,7 +306,22 @@ class NoticeOfViolation(FlowModel):
     def _appeals(self):
         if "appeals" in getattr(self, "_prefetched_objects_cache", {}):
             return list(self.appeals.all())
-        return list(self.appeals.only("status"))
+        return list(self.appeals.only("status", "decision", "decided_on"))
+
+    def board_modification(self):
+        """The appeal in which the Board of Trustees modified this notice
+        (§ 132-14), or None. After it the requirements that stand are those of
+        the notice that supersedes this one, with that notice's own dates: the
+        five business days of R-COR-1 run only from a decision "upholding" the
+        SMO (§ 132-15 A), so none runs on this notice."""
+        return next((a for a in self._appeals() if a.modifies()), None)
+
+    def carries_out_board_modification(self):
+        """For a notice that supersedes one the Board modified on appeal: that
+        appeal (the decision this notice carries out), else None."""
+        if self.supersedes_id is None:
+            return None
+        return self.supersedes.board_modification()
 
     def pending_appeals(self):
         from .appeals import AppealStatus
@@ -368,6 +387,16 @@ class NoticeOfViolation(FlowModel):
             return not any(a.status in pending for a in self.appeals.all())
         return not self.pending_appeals().exists()
 
+    @guard(
+        "the Board modified this notice on appeal: the requirements that stand "
+        "are those of the notice that supersedes it (Issue a correction), with "
+        "its own dates",
+        form=False,
+        rule="R-COR-1",
+    )
+    def not_modified_by_board(self) -> bool:
+        return self.board_modification() is None
+
     @guard("say why and what comes next")
     def has_escalation_note(self) -> bool:
         return bool(self.escalation_note.strip())
@@ -425,7 +454,11 @@ class NoticeOfViolation(FlowModel):
         source=NoticeStatus.ISSUED,
         target=NoticeStatus.NOT_COMPLIED,
         permission=smo,
-        conditions=[compliance_deadline_passed, no_pending_appeal],
+        conditions=[
+            compliance_deadline_passed,
+            no_pending_appeal,
+            not_modified_by_board,
+        ],
         custom={"label": "Record not complied", "rule_id": "R-COR-1", "form": "plain"},
     )
     def record_noncompliance(self):
@@ -436,7 +469,7 @@ class NoticeOfViolation(FlowModel):
         source=NoticeStatus.NOT_COMPLIED,
         target=NoticeStatus.ESCALATED,
         permission=smo,
-        conditions=[has_escalation_note],
+        conditions=[not_modified_by_board, has_escalation_note],
         custom={"label": "Escalate", "rule_id": "R-COR-1", "form": "escalate"},
     )
     def escalate(self):

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from cases.citations import cited
 from cases.deadlines.services import (
     deadlines_for,
     meet_deadline,
@@ -199,16 +200,38 @@ def appeal_schedule_hearing(
 
 
 def appeal_decide(
-    *, appeal, actor, decision, decided_on: dt.date, resolution: str
+    *,
+    appeal,
+    actor,
+    decision,
+    decided_on: dt.date,
+    resolution: str,
+    modification: str = "",
 ) -> Appeal:
     """Record the Board's decision. Who: the clerk (the Board's act, not the
     SMO's whose notice is appealed).
 
     Meets the hearing deadline (R-APL-2) on the hearing day; opens the two
     five-day deadlines to file the decision with the municipal clerk and to mail
-    it by certified mail (R-APL-3). Upheld or modified: opens the five business
-    days to correct (R-COR-1) on the notice, after which corrective measures
-    follow. Reversed: the notice is withdrawn and its open deadlines waived."""
+    it by certified mail (R-APL-3). Then, by the decision:
+
+    - upheld: opens the five business days to correct (R-COR-1) on the notice,
+      after which the SMO requests access to abate;
+    - modified: records what the Board modified (required: the guard
+      `states_what_was_modified`). No R-COR-1 clock opens: § 132-15 A runs it
+      "within five business days of the decision of the municipal authority
+      upholding the decision of the SMO", and a modified decision does not
+      uphold it. The notice appealed no longer states the requirements that
+      stand, so its remediation deadline (R-NOV-2) is waived; the SMO issues a
+      notice superseding it with the requirements as modified (the correction
+      pipeline, `notice_start_correction` then `notice_issue`), and that notice's
+      own terms govern — "not corrected pursuant to the requirements set forth
+      in the notice of violation" (§ 132-15 A, first branch): its R-NOV-2
+      deadline, or R-COR-1 after a decision upholding it if it is appealed;
+    - reversed: the notice is withdrawn and its open deadlines waived.
+
+    Raises Refused (with every failing guard) or ValidationError (a decision
+    dated in the future)."""
     if decided_on and decided_on > timezone.localdate():
         raise ValidationError(
             {"decided_on": "The decision date cannot be in the future."}
@@ -236,7 +259,9 @@ def appeal_decide(
                 label=label,
                 responsible="clerk",
             )
-        if decided.decision in (Decision.UPHELD, Decision.MODIFIED):
+        if decided.decision == Decision.MODIFIED:
+            _requirements_modified(decided, actor)
+        elif decided.decision == Decision.UPHELD:
             # The remediation deadline gives way to the correction period.
             for old in deadlines_for(notice).filter(
                 status=Deadline.Status.OPEN, rule_id="R-NOV-2"
@@ -287,9 +312,45 @@ def appeal_decide(
             "decision": decision,
             "decided_on": decided_on,
             "resolution": resolution,
+            "modification": modification or "",
         },
-        detail=resolution,
+        detail=resolution
+        + (f"\nWhat the Board modified: {modification}" if modification else ""),
         after=after,
+    )
+
+
+def _requirements_modified(decided, actor):
+    """After a modified decision: the notice appealed keeps no compliance clock
+    of its own (its R-NOV-2 deadline is waived, no R-COR-1 opens); the chronology
+    says what the SMO does next."""
+    from cases.deadlines.services import waive_deadline
+
+    notice = decided.notice
+    on = decided.decided_on
+    for old in deadlines_for(notice).filter(
+        status=Deadline.Status.OPEN, rule_id__in=["R-NOV-2", "R-COR-1"]
+    ):
+        waive_deadline(
+            old,
+            actor=actor,
+            reason=f"Modified by the Board on {on:%Y-%m-%d}: the requirements "
+            "that stand are those of the notice that supersedes "
+            f"NOV-{notice.pk}, with its own dates "
+            + cited("R-COR-1", "({section} runs R-COR-1 only from a decision ")
+            + "upholding the SMO).",
+        )
+    record_event(
+        case=notice.case,
+        actor=actor,
+        kind="enforcement",
+        summary=f"Modified by the Board on {on:%Y-%m-%d}: no five-business-day "
+        f"correction clock on NOV-{notice.pk} (R-COR-1 runs from a decision "
+        "upholding the SMO); the SMO issues a notice superseding it with the "
+        "requirements as modified, whose own dates govern",
+        detail=decided.modification,
+        rule_id="R-COR-1",
+        subject=notice,
     )
 
 

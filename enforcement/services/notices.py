@@ -406,10 +406,28 @@ def notice_withdraw(*, notice, actor, reason) -> NoticeOfViolation:
     )
 
 
+def modified_decision_words(appeal) -> str:
+    """How a superseding notice names the Board's modified decision it carries
+    out (§ 132-14)."""
+    return (
+        f"This notice supersedes notice of violation NOV-{appeal.notice_id} as "
+        f"modified by the decision of the Board of Trustees of "
+        f"{appeal.decided_on:%B} {appeal.decided_on.day}, {appeal.decided_on:%Y} "
+        f"on appeal {appeal.pk}. What the Board modified: "
+        f"{appeal.modification.strip()}"
+    )
+
+
 @transaction.atomic
 def notice_start_correction(*, notice, actor) -> NoticeOfViolation:
     """Start a correction: a new draft with the content of the issued `notice`,
-    which it will supersede when issued. Who: SMO."""
+    which it will supersede when issued. Who: SMO.
+
+    After the Board modified `notice` on appeal (§ 132-14) this is how the
+    requirements as modified are issued: the draft's finding names the decision
+    and what was modified (printed on the notice), the SMO changes the
+    requirements and their days to match, and the issued correction's own dates
+    are the ones that run (R-NOV-2; see appeal_decide)."""
     require_role(actor, Role.SMO, doing="write notices of violation")
     old = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
     if not old.can_be_corrected():
@@ -422,12 +440,16 @@ def notice_start_correction(*, notice, actor) -> NoticeOfViolation:
             f"Only a notice in force can be corrected; this one is "
             f"“{old.get_status_display()}”."
         )
+    findings = old.findings
+    modified = old.board_modification()
+    if modified is not None:
+        findings = f"{findings.rstrip()}\n\n{modified_decision_words(modified)}"
     return notice_draft(
         case=old.case,
         actor=actor,
         recipient=old.recipient,
         violation_date=old.violation_date,
-        findings=old.findings,
+        findings=findings,
         requirements=[(r.kind, r.particulars) for r in old.requirements.all()],
         remediation_days=old.remediation_days,
         proposed_fine=old.proposed_fine,

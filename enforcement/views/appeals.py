@@ -168,11 +168,19 @@ def _decided(appeal, user, d):
         decision=d["decision"],
         decided_on=d["decided_on"],
         resolution=d["resolution"],
+        modification=d.get("modification", ""),
     )
-    return decided, (
+    words = (
         f"Decision ({decided.get_decision_display().lower()}) recorded; the "
         "deadlines that follow are set."
     )
+    if decided.modifies():
+        words += (
+            f" The SMO issues a notice superseding NOV-{decided.notice_id} with the "
+            "requirements as modified; its own dates govern (no five-business-day "
+            "correction clock: R-COR-1 runs from a decision upholding the SMO)."
+        )
+    return decided, words
 
 
 def _withdrawn(appeal, user, d):

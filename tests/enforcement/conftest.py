@@ -2,10 +2,13 @@
 notices/appeals in each state, built through the services (never by setting a
 status by hand) so each fixture is a state the system can reach."""
 
+import contextlib
 import datetime as dt
 from decimal import Decimal
+from unittest import mock
 
 import pytest
+from django.utils import timezone
 
 from cases.models import Case, CaseParty, CaseStatus, Party, Premises
 from enforcement.models import RequirementKind
@@ -85,18 +88,37 @@ def appeal(issued_notice, clerk_user, owner):
 
 
 def aware(y, m, d, h=19, minute=0):
-    from django.utils import timezone
-
     return timezone.make_aware(dt.datetime(y, m, d, h, minute))
+
+
+@contextlib.contextmanager
+def village_day(day: dt.date):
+    """The village's calendar stopped on `day`: `timezone.localdate()` (no
+    argument, "today") answers `day`; a date of a given moment is unchanged.
+    For records made on a day of the fixtures' past (a hearing may only be
+    scheduled on or after the day it is scheduled, R-APL-2)."""
+    real = timezone.localdate
+
+    def localdate(value=None, timezone=None):
+        return day if value is None else real(value, timezone)
+
+    with mock.patch("django.utils.timezone.localdate", localdate):
+        yield
+
+
+def schedule_hearing(appeal, actor, hearing_at, *, on=None, location=""):
+    """Schedule the hearing as the clerk did on `on` (default: the filing day)."""
+    with village_day(on or appeal.filed_on):
+        return appeal_services.appeal_schedule_hearing(
+            appeal=appeal, actor=actor, hearing_at=hearing_at, location=location
+        )
 
 
 @pytest.fixture
 def scheduled_appeal(appeal, clerk_user):
-    appeal, _ = appeal_services.appeal_schedule_hearing(
-        appeal=appeal,
-        actor=clerk_user,
-        hearing_at=aware(2026, 3, 24),
-        location="Village Hall",
+    # Scheduled on the day the appeal was filed (2026-03-10), for 2026-03-24.
+    appeal, _ = schedule_hearing(
+        appeal, clerk_user, aware(2026, 3, 24), location="Village Hall"
     )
     return appeal
 

@@ -12,7 +12,7 @@ from enforcement.models import AppealStatus, Decision, NoticeStatus
 from enforcement.services import appeals as svc
 from enforcement.services import notices as notice_svc
 
-from .conftest import aware
+from .conftest import aware, schedule_hearing
 
 pytestmark = pytest.mark.django_db
 
@@ -107,19 +107,16 @@ def test_documents_are_kept_privately_with_their_hash(issued_notice, clerk_user,
 
 
 def test_hearing_within_30_days_is_not_flagged(appeal, clerk_user):
-    appeal, warning = svc.appeal_schedule_hearing(
-        appeal=appeal, actor=clerk_user, hearing_at=aware(2026, 4, 9)
-    )
+    # Scheduled on the filing day, Tue 2026-03-10.
+    appeal, warning = schedule_hearing(appeal, clerk_user, aware(2026, 4, 9))
     assert appeal.status == AppealStatus.HEARING_SCHEDULED
     assert warning == ""
     assert not appeal.hearing_past_limit
 
 
 def test_hearing_scheduled_past_30_days_is_allowed_and_warned(appeal, clerk_user):
-    # Filed Tue 2026-03-10: hearing by Thu 2026-04-09.
-    appeal, warning = svc.appeal_schedule_hearing(
-        appeal=appeal, actor=clerk_user, hearing_at=aware(2026, 4, 10)
-    )
+    # Filed Tue 2026-03-10: hearing by Thu 2026-04-09; scheduled that day.
+    appeal, warning = schedule_hearing(appeal, clerk_user, aware(2026, 4, 10))
     assert appeal.status == AppealStatus.HEARING_SCHEDULED
     assert appeal.hearing_past_limit
     assert "2026-04-09" in warning
@@ -202,15 +199,23 @@ def test_upheld_decision_starts_the_five_business_day_clock(
     assert notice.status == NoticeStatus.ISSUED
 
 
-def test_modified_decision_also_starts_the_clock(scheduled_appeal, clerk_user):
+def test_a_modified_decision_starts_no_five_business_day_clock(
+    scheduled_appeal, clerk_user
+):
+    # § 132-15 A: "within five business days of the decision ... upholding the
+    # decision of the SMO" — a modified decision does not uphold it.
     appeal = svc.appeal_decide(
         appeal=scheduled_appeal,
         actor=clerk_user,
         decision=Decision.MODIFIED,
         decided_on=dt.date(2026, 3, 26),
         resolution="Modified.",
+        modification="The abatement is limited to the catch basin in front of 12.",
     )
-    assert appeal.notice.deadlines().filter(rule_id="R-COR-1").exists()
+    notice = appeal.notice
+    assert not notice.deadlines().filter(rule_id="R-COR-1").exists()
+    assert notice.deadlines().get(rule_id="R-NOV-2").status == Deadline.Status.WAIVED
+    assert notice.compliance_deadline() is None
 
 
 def test_reversed_decision_withdraws_the_notice_and_waives_its_deadlines(

@@ -25,7 +25,7 @@ from enforcement.services import appeals as appeal_svc
 from enforcement.services import notices as notice_svc
 from tests.conftest import browser_sign_in
 
-from .conftest import draft
+from .conftest import draft, schedule_hearing
 
 PHONE = {"width": 390, "height": 844}
 
@@ -317,9 +317,8 @@ def upheld_and_not_complied(case, smo, clerk):
         grounds="The water was rain water.",
     )
     hearing = timezone.make_aware(dt.datetime.combine(days_ago(45), dt.time(19, 0)))
-    appeal, _ = appeal_svc.appeal_schedule_hearing(
-        appeal=appeal, actor=clerk, hearing_at=hearing, location="Village Hall"
-    )
+    # Scheduled on the filing day, for a hearing ten days later.
+    appeal, _ = schedule_hearing(appeal, clerk, hearing, location="Village Hall")
     appeal = appeal_svc.appeal_decide(
         appeal=appeal,
         actor=clerk,

@@ -21,6 +21,8 @@ from enforcement.models import (
 )
 from enforcement.services import notices as notice_services
 
+from .conftest import village_day
+
 pytestmark = pytest.mark.django_db
 
 ROLES = ["anonymous", "no_role", "smo", "clerk", "attorney", "inspector", "superuser"]
@@ -201,14 +203,15 @@ def test_clerk_records_a_late_appeal_hearing_and_upheld_decision(
     assert appeal.is_late
     assert "flagged LATE" in response.content.decode()
     step = lambda a: reverse("enforcement:appeal_step", args=[appeal.pk, a])  # noqa: E731
-    response = client.post(
-        step("schedule_hearing"),
-        {
-            "schedule_hearing-hearing_at": "2026-04-30T19:00",
-            "schedule_hearing-location": "Hall",
-        },
-        follow=True,
-    )
+    with village_day(dt.date(2026, 3, 19)):  # scheduled the day it was filed
+        response = client.post(
+            step("schedule_hearing"),
+            {
+                "schedule_hearing-hearing_at": "2026-04-30T19:00",
+                "schedule_hearing-location": "Hall",
+            },
+            follow=True,
+        )
     assert "after the hearing-by date" in response.content.decode()
     client.post(
         step("decide"),
