@@ -996,7 +996,9 @@ def access_request_contract(action) -> AccessRequestFacts:
 
     notice = action.notice
     upheld = (
-        notice.appeals.filter(decision__in=[Decision.UPHELD, Decision.MODIFIED])
+        # Only an upholding decision starts R-COR-1 (§ 132-15 A); a modified one
+        # is carried out by a superseding notice with its own dates (issue 19).
+        notice.appeals.filter(decision=Decision.UPHELD)
         .exclude(decided_on=None)
         .order_by("-decided_on")
         .first()

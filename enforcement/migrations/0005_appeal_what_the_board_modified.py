@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
             name="modification",
             field=models.TextField(
                 blank=True,
-                help_text="A modified decision (§ 132-14): what the Board changed in the SMO's determination. The SMO then issues a notice superseding the one appealed, with the requirements as modified.",
+                help_text="A modified decision: what the Board changed in the SMO's determination. The SMO then issues a notice superseding the one appealed, with the requirements as modified.",
                 verbose_name="what the Board modified",
             ),
         ),

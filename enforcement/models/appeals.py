@@ -67,7 +67,7 @@ class Appeal(FlowModel):
     modification = models.TextField(
         "what the Board modified",
         blank=True,
-        help_text="A modified decision (§ 132-14): what the Board changed in the "
+        help_text="A modified decision: what the Board changed in the "
         "SMO's determination. The SMO then issues a notice superseding the one "
         "appealed, with the requirements as modified.",
     )

@@ -16,7 +16,7 @@ from enforcement.services import appeals as appeal_svc
 from enforcement.services import notices as notice_svc
 from enforcement.services import remedies as svc
 
-from .conftest import aware, draft
+from .conftest import aware, draft, schedule_hearing
 
 pytestmark = pytest.mark.django_db
 
@@ -56,9 +56,7 @@ def upheld_notice(case, smo_user, clerk_user, party):
         filed_on=dt.date(2025, 6, 10),
         grounds="Not me.",
     )
-    appeal, _ = appeal_svc.appeal_schedule_hearing(
-        appeal=appeal, actor=clerk_user, hearing_at=aware(2025, 6, 24)
-    )
+    appeal, _ = schedule_hearing(appeal, clerk_user, aware(2025, 6, 24))
     appeal_svc.appeal_decide(
         appeal=appeal,
         actor=clerk_user,
