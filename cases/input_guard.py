@@ -8,7 +8,8 @@ string or form fields (names, values and uploaded file names, not the files'
 contents, which are decoded as images) contain one.
 
 ascii_digits is the check for "a number typed by someone": str.isdigit is also
-true for "²" and other Unicode digits, which int() and the database refuse."""
+true for "²" and other Unicode digits, which int() and the database refuse, and
+for 5,000 digits, which int() refuses too."""
 
 from django.http import HttpResponse, JsonResponse
 
@@ -18,9 +19,17 @@ NOT_ALLOWED = "The request contains a character that is not allowed."
 NUL = "\x00"
 
 
-def ascii_digits(value) -> bool:
-    """True for a non-empty string of 0-9 only."""
-    return isinstance(value, str) and value.isascii() and value.isdigit()
+MAX_DIGITS = 18  # an id fits PostgreSQL's bigint; int() refuses 4,300 digits
+
+
+def ascii_digits(value, *, max_digits: int = MAX_DIGITS) -> bool:
+    """True for 1 to max_digits characters, each 0-9."""
+    return (
+        isinstance(value, str)
+        and 0 < len(value) <= max_digits
+        and value.isascii()
+        and value.isdigit()
+    )
 
 
 def _contains_nul(pairs) -> bool:
