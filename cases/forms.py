@@ -552,7 +552,11 @@ class PartyForm(forms.Form):
 class NoteForm(forms.Form):
     text = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), label="Note")
     public = forms.BooleanField(
-        required=False, label="Public: show this note to the resident"
+        required=False,
+        label="Public: show this note to the resident",
+        # Not only to the resident: Open311 publishes the latest public note.
+        help_text="Anyone can read it: it is shown on the report's status page "
+        "and in the village's public Open311 feed.",
     )
 
 

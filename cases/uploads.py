@@ -13,12 +13,20 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageFile, ImageOps, UnidentifiedImageError
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 MAX_REPORT_BYTES = 30 * 1024 * 1024
 MAX_FILES = 5
-MAX_PIXELS = 40_000_000  # a 40-megapixel phone photo; decompression bombs are refused
+# Pixel limits, read from the header before decoding (a 6,300 × 6,300 PNG of
+# 166 KB decoded at full size took 2.2 s of CPU and about 550 MB). A JPEG is
+# decoded at a reduced scale (Pillow's draft), so a 40-megapixel phone photo costs
+# about 0.2 s and 70 MB; PNG, WebP and GIF have no such decoder and are decoded
+# whole, so they are held to 16 megapixels (a 5K screen's screenshot; at the
+# limit about 0.3 s and 170 MB).
+MAX_PIXELS = 40_000_000
+MAX_PIXELS_FULL_DECODE = 16_000_000
+SCALED_FORMATS = {"JPEG", "MPO"}  # formats Image.draft decodes at reduced scale
 DISPLAY_MAX_SIDE = 2048
 ALLOWED_FORMATS = {"JPEG", "PNG", "WEBP", "GIF", "HEIC", "MPO"}
 
@@ -55,7 +63,13 @@ def _name(upload) -> str:
 
 def process_image_upload(upload) -> ProcessedImage:
     """Validate and re-encode one uploaded image. Raises ValidationError with a
-    message a resident can act on; never returns anything that was not decoded."""
+    message a resident can act on; never returns anything that was not decoded.
+
+    The size in pixels is read from the header and held to a limit before any
+    pixel is decoded; a JPEG is then decoded at a reduced scale, anything else at
+    full size under a lower limit. The whole file must decode: a truncated photo
+    is refused even though WeasyPrint switches Pillow's LOAD_TRUNCATED_IMAGES on
+    for the whole process."""
     data = _read(upload)
     name = _name(upload)
     not_image = ValidationError(
@@ -63,48 +77,93 @@ def process_image_upload(upload) -> ProcessedImage:
         code="not_an_image",
         params={"name": name},
     )
+    # The flag is process-wide; it is off only while this photo decodes (a PDF
+    # rendered meanwhile in another thread would refuse a truncated image too).
+    truncated = ImageFile.LOAD_TRUNCATED_IMAGES
+    ImageFile.LOAD_TRUNCATED_IMAGES = False
     try:
         with Image.open(io.BytesIO(data)) as probe:
-            fmt = probe.format
-            width, height = probe.size
-            if fmt not in ALLOWED_FORMATS:
+            if probe.format not in ALLOWED_FORMATS:
                 raise not_image
-            if width * height > MAX_PIXELS:
-                raise ValidationError(
-                    "“%(name)s” has too many pixels (%(w)s × %(h)s).",
-                    code="too_many_pixels",
-                    params={"name": name, "w": width, "h": height},
-                )
+            _check_pixels(probe, name)
             probe.verify()  # structural check of the whole file
         with Image.open(io.BytesIO(data)) as image:
-            image.load()  # full decode: truncated or corrupt data fails here
-            image = ImageOps.exif_transpose(image)
-            if image.mode not in ("RGB", "L"):
-                image = image.convert("RGB")
-            image.thumbnail((DISPLAY_MAX_SIDE, DISPLAY_MAX_SIDE))
-            out = io.BytesIO()
-            # A fresh JPEG from pixels only: no EXIF, GPS, ICC or trailing bytes.
-            image.save(out, format="JPEG", quality=85, optimize=True)
-            width, height = image.size
+            display, width, height = _display_copy(image)
     except ValidationError:
         raise
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-        raise not_image from exc
     except Image.DecompressionBombError as exc:
-        raise ValidationError(
-            "“%(name)s” has too many pixels.",
-            code="too_many_pixels",
-            params={"name": name},
-        ) from exc
+        raise _too_many_pixels(name, MAX_PIXELS) from exc
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+        if "truncated" in str(exc).lower():  # Pillow's words for a cut-short file
+            raise ValidationError(
+                "“%(name)s” is incomplete (the file ends too soon); please send "
+                "the photo again.",
+                code="truncated",
+                params={"name": name},
+            ) from exc
+        raise not_image from exc
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = truncated
     token = uuid.uuid4().hex
     return ProcessedImage(
         original=ContentFile(data, name=f"{token}.bin"),
         original_sha256=hashlib.sha256(data).hexdigest(),
         original_name=name,
-        display=ContentFile(out.getvalue(), name=f"{token}.jpg"),
+        display=ContentFile(display, name=f"{token}.jpg"),
         width=width,
         height=height,
     )
+
+
+def _too_many_pixels(name: str, limit: int, size=None) -> ValidationError:
+    if size is None:
+        return ValidationError(
+            "“%(name)s” has too many pixels; the most we accept is %(mp)s "
+            "megapixels. Please send a smaller photo.",
+            code="too_many_pixels",
+            params={"name": name, "mp": limit // 1_000_000},
+        )
+    return ValidationError(
+        "“%(name)s” is %(w)s × %(h)s pixels; the most we accept is %(mp)s "
+        "megapixels. Please send a smaller photo.",
+        code="too_many_pixels",
+        params={"name": name, "w": size[0], "h": size[1], "mp": limit // 1_000_000},
+    )
+
+
+def _check_pixels(probe: Image.Image, name: str) -> None:
+    """The header's width × height against the format's limit (nothing decoded)."""
+    width, height = probe.size
+    limit = MAX_PIXELS if probe.format in SCALED_FORMATS else MAX_PIXELS_FULL_DECODE
+    if width * height > limit:
+        raise _too_many_pixels(name, limit, (width, height))
+
+
+def _display_copy(image: Image.Image) -> tuple[bytes, int, int]:
+    """A JPEG of at most DISPLAY_MAX_SIDE a side, made from the pixels alone."""
+    if image.format in SCALED_FORMATS:
+        # Decode at 1/2, 1/4 or 1/8 scale, still at least the display size:
+        # a 40-megapixel photo costs a quarter of its full-size memory or less.
+        image.draft("RGB", (DISPLAY_MAX_SIDE, DISPLAY_MAX_SIDE))
+    image.load()  # full decode: truncated or corrupt data fails here
+    small = image if image.mode in ("RGB", "L") else image.convert("RGB")
+    # Downscale (in place) before turning, so that works on the small copy.
+    small.thumbnail((DISPLAY_MAX_SIDE, DISPLAY_MAX_SIDE))
+    small = ImageOps.exif_transpose(small)
+    # A fresh image from the pixels alone: the decoder's info (a JPEG or GIF
+    # comment, PNG tEXt/iTXt/zTXt, XMP, ICC, EXIF) is not carried over, and the
+    # JPEG writer is told there is none.
+    clean = Image.frombytes(small.mode, small.size, small.tobytes())
+    out = io.BytesIO()
+    clean.save(
+        out,
+        format="JPEG",
+        quality=85,
+        optimize=True,
+        exif=b"",
+        comment=b"",
+    )
+    return out.getvalue(), clean.width, clean.height
 
 
 def validate_upload_set(uploads) -> None:

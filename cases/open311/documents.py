@@ -3,7 +3,13 @@ service requests, as plain data for serializers.respond.
 
 Service requests carry the same facts as the public status page and nothing
 more: no reporter name, e-mail or phone, no description (residents' words can
-name neighbours), no photos, no case number or staff-only notes."""
+name neighbours), no photos, no case number or staff-only notes. Unlike the
+status page (read with the tracking code), anyone can read them, so the place
+is given to the street, not the house: coordinates rounded to
+LOCATION_DECIMALS places and the address without its house number."""
+
+import re
+from decimal import Decimal
 
 from django.conf import settings
 from django.urls import reverse
@@ -30,6 +36,30 @@ def hazard_notice() -> str:
 
 
 YES_NO = [("yes", "Yes"), ("no", "No")]
+
+# 3 decimal places of a degree: about 110 m north-south and 85 m east-west at
+# Poquott's latitude, a stretch of one street (the village is about 2 km across).
+LOCATION_DECIMALS = 3
+LOCATION_STEP = Decimal(1).scaleb(-LOCATION_DECIMALS)
+# A house number (12, 12A, 12-14, #12) before the street's name.
+HOUSE_NUMBER = re.compile(
+    r"(?<![\w#])#?\d+[A-Za-z]?(?:[-/]\d+[A-Za-z]?)?(?=\s+[^\W\d])"
+)
+
+
+def street_level(degrees: Decimal | None) -> float | None:
+    """A coordinate rounded to LOCATION_DECIMALS places, for the public."""
+    if degrees is None:
+        return None
+    return float(Decimal(degrees).quantize(LOCATION_STEP))
+
+
+def street_only(address: str) -> str | None:
+    """The address as typed, without house numbers: "12 Birchwood Avenue" →
+    "Birchwood Avenue" (a numbered street, "Route 25A", is kept)."""
+    street = " ".join(HOUSE_NUMBER.sub("", address or "").split()).strip(" ,")
+    return street or None
+
 
 # The screening signs as Open311 attributes: (code, description, values or None
 # for a datetime, Report field).
@@ -135,11 +165,11 @@ def service_request(row: Open311Row, names: dict[str, str], zone) -> dict:
         "requested_datetime": iso(row.received_at, zone),
         "updated_datetime": iso(max(m for m in moments if m is not None), zone),
         "expected_datetime": None,
-        "address": row.address or None,
+        "address": street_only(row.address),
         "address_id": None,
         "zipcode": None,
-        "lat": float(row.latitude) if row.latitude is not None else None,
-        "long": float(row.longitude) if row.longitude is not None else None,
+        "lat": street_level(row.latitude),
+        "long": street_level(row.longitude),
         "media_url": None,
     }
 

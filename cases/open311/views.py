@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 
+from ..input_guard import ascii_digits
 from ..models import ApiKey, PollutantCategory, Report
 from ..reports import ratelimit, selectors
 from ..reports.services import ReportRefused, report_submit
@@ -17,6 +18,9 @@ from .serializers import error, respond
 
 DEFAULT_WINDOW_DAYS = 90  # the spec's default: the last 90 days
 MAX_RESULTS = 1000  # the spec's suggested maximum per response
+# Date parameters: far beyond any report, and far from datetime's own limits (a
+# window or a zone offset taken from year 1 or 9999 overflows).
+FIRST_YEAR, LAST_YEAR = 1900, 2999
 
 
 @require_GET
@@ -100,12 +104,12 @@ def _list_requests(request, fmt):
     ids_raw = _split(params.get("service_request_id", ""))
     if ids_raw:
         # The spec: with service_request_id, the other parameters are ignored.
-        if not all(i.isdigit() for i in ids_raw):
+        if not all(ascii_digits(i) for i in ids_raw):
             return error(
                 fmt, 400, "service_request_id must be numbers, comma-separated."
             )
-        rows = selectors.open311_requests(ids=[int(i) for i in ids_raw[:MAX_RESULTS]])
-        return respond(fmt, "service_requests", documents.service_requests(rows))
+        ids = [int(i) for i in ids_raw[:MAX_RESULTS]]
+        return _by_ids(request, fmt, ids)
     problems = []
     start = end = None
     for name in ("start_date", "end_date"):
@@ -114,6 +118,10 @@ def _list_requests(request, fmt):
             value = parse_datetime_param(raw)
             if value is None:
                 problems.append(f"{name} must be an ISO 8601 date and time with zone.")
+            elif not FIRST_YEAR <= value.year <= LAST_YEAR:
+                problems.append(
+                    f"{name} must be between the years {FIRST_YEAR} and {LAST_YEAR}."
+                )
             elif name == "start_date":
                 start = value
             else:
@@ -141,12 +149,24 @@ def _list_requests(request, fmt):
     return respond(fmt, "service_requests", documents.service_requests(rows))
 
 
+def _by_ids(request, fmt, ids: list[int], *, one: bool = False):
+    """Requests by id, in the same window as the default list: reports received
+    more than DEFAULT_WINDOW_DAYS ago are not found by id (ids are sequential, so
+    anyone could read every report ever made), except by the client that sent
+    them, with its api_key."""
+    rows = selectors.open311_requests(
+        ids=ids,
+        received_since=timezone.now() - timezone.timedelta(days=DEFAULT_WINDOW_DAYS),
+        own_client=_api_key(request),
+    )
+    if one and not rows:
+        return error(fmt, 404, f"service_request_id {ids[0]} was not found.")
+    return respond(fmt, "service_requests", documents.service_requests(rows))
+
+
 @require_GET
 def request_detail(request, pk, fmt):
-    rows = selectors.open311_requests(ids=[int(pk)])
-    if not rows:
-        return error(fmt, 404, f"service_request_id {pk} was not found.")
-    return respond(fmt, "service_requests", documents.service_requests(rows))
+    return _by_ids(request, fmt, [int(pk)], one=True)
 
 
 @require_GET

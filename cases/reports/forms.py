@@ -11,6 +11,7 @@ from decimal import Decimal
 from django import forms
 from django.core.exceptions import ValidationError
 
+from ..input_guard import ascii_digits
 from ..models import PollutantCategory, Report
 from ..uploads import MAX_FILES, process_image_upload, validate_upload_set
 from .validation import (
@@ -222,7 +223,7 @@ class ReportForm(forms.Form):
         if not chosen:
             return False
         return PollutantCategory.objects.filter(
-            pk__in=[c for c in chosen if c.isdigit()], hazardous=True
+            pk__in=[c for c in chosen if ascii_digits(c)], hazardous=True
         ).exists()
 
     @property

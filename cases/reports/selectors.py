@@ -142,6 +142,8 @@ _OPEN311_FIELDS = (
 def open311_requests(
     *,
     ids: list[int] | None = None,
+    received_since: datetime | None = None,
+    own_client=None,
     service_codes: list[str] | None = None,
     start: datetime | None = None,
     end: datetime | None = None,
@@ -150,10 +152,16 @@ def open311_requests(
 ) -> list[Open311Row]:
     """Reports as Open311 service requests, newest first: three queries whatever
     the number of rows (reports with their cases, first categories, public
-    notes)."""
+    notes). With `ids`, only those received since `received_since`, except the
+    ones `own_client` (an ApiKey) sent itself."""
     qs = Report.objects.all()
     if ids is not None:
         qs = qs.filter(pk__in=ids)
+        if received_since is not None:
+            recent = Q(received_at__gte=received_since)
+            if own_client is not None:
+                recent |= Q(api_client=own_client)
+            qs = qs.filter(recent)
     else:
         if service_codes:
             qs = qs.filter(service_code__in=service_codes)

@@ -21,6 +21,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import EmailValidator
 from django.utils import timezone
 
+from ..input_guard import ascii_digits
 from ..models import Report
 
 DESCRIPTION_MAX = 4000  # Open311 GeoReport v2's limit, used on every channel
@@ -152,7 +153,7 @@ def report_problems(fields: Mapping, *, pollutant_categories=()) -> list[Problem
             "Give an e-mail address so we can send you updates.",
         )
     phone = _text(fields, "reporter_phone")
-    digits = [c for c in phone if c.isdigit()]
+    digits = [c for c in phone if ascii_digits(c)]
     if phone and (
         not 7 <= len(digits) <= 15
         or len(phone) > PHONE_MAX

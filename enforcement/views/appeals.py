@@ -60,7 +60,12 @@ def appeal_create(request):
     notices = NoticeOfViolation.objects.appealable().select_related("case")
     notice = None
     notice_id = request.POST.get("notice") or request.GET.get("notice")
-    if notice_id and str(notice_id).isdigit():
+    if (
+        notice_id
+        and len(notice_id) < 19
+        and notice_id.isascii()
+        and notice_id.isdigit()
+    ):
         notice = notices.filter(pk=notice_id).first()
     appellants = case_recipients(notice.case) if notice else Party.objects.none()
     initial = {"notice": notice.pk if notice else None}

@@ -44,6 +44,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "poquott_ms4.middleware.EdgeMiddleware",  # trusted proxies; private, no-store
     "django.middleware.security.SecurityMiddleware",
+    "cases.input_guard.InputGuardMiddleware",  # NUL characters: 400, never the DB
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -1,0 +1,78 @@
+"""Input the database cannot hold is refused before any view reads it.
+
+PostgreSQL text cannot contain a NUL character: a "\\x00" in a parameter that
+reaches a query (an Open311 field, an API key, the iCal token, a staff list's
+filter, a case number in the path) ends as a DataError, a 500. Rather than guard
+every field, InputGuardMiddleware answers 400 to any request whose path, query
+string or form fields (names, values and uploaded file names, not the files'
+contents, which are decoded as images) contain one.
+
+ascii_digits is the check for "a number typed by someone": str.isdigit is also
+true for "²" and other Unicode digits, which int() and the database refuse, and
+for 5,000 digits, which int() refuses too."""
+
+from django.http import HttpResponse, JsonResponse
+
+from .open311.serializers import error as open311_error
+
+NOT_ALLOWED = "The request contains a character that is not allowed."
+NUL = "\x00"
+
+
+MAX_DIGITS = 18  # an id fits PostgreSQL's bigint; int() refuses 4,300 digits
+
+
+def ascii_digits(value, *, max_digits: int = MAX_DIGITS) -> bool:
+    """True for 1 to max_digits characters, each 0-9."""
+    return (
+        isinstance(value, str)
+        and 0 < len(value) <= max_digits
+        and value.isascii()
+        and value.isdigit()
+    )
+
+
+def _contains_nul(pairs) -> bool:
+    return any(NUL in key or any(NUL in v for v in values) for key, values in pairs)
+
+
+def _has_nul(request) -> bool:
+    if NUL in request.path or _contains_nul(request.GET.lists()):
+        return True
+    if request.method != "POST":
+        return False
+    try:
+        post, files = request.POST, request.FILES
+    except OSError:  # the client went away; the view's own reading says so
+        return False
+    if _contains_nul(post.lists()):
+        return True
+    return any(
+        NUL in key or any(NUL in (f.name or "") for f in uploads)
+        for key, uploads in files.lists()
+    )
+
+
+def _refusal(request) -> HttpResponse:
+    path = request.path
+    if path.startswith("/open311/") and path.endswith((".json", ".xml")):
+        return open311_error(
+            "xml" if path.endswith(".xml") else "json", 400, NOT_ALLOWED
+        )
+    if path.startswith("/api/"):
+        return JsonResponse({"error": NOT_ALLOWED}, status=400)
+    return HttpResponse(
+        NOT_ALLOWED, status=400, content_type="text/plain; charset=utf-8"
+    )
+
+
+class InputGuardMiddleware:
+    """Early in MIDDLEWARE: a request carrying a NUL character gets a 400."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if _has_nul(request):
+            return _refusal(request)
+        return self.get_response(request)
