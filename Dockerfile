@@ -12,6 +12,8 @@ RUN pip install --no-cache-dir .
 COPY . .
 ENV DJANGO_SETTINGS_MODULE=poquott_ms4.settings.production
 RUN SECRET_KEY=build-only-not-secret ALLOWED_HOSTS=x DATABASE_URL=sqlite:////tmp/build.sqlite3 \
-    python manage.py collectstatic --noinput
+    python -m poquott_ms4.processes collectstatic
 EXPOSE 8000
-CMD ["gunicorn", "poquott_ms4.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--forwarded-allow-ips", "*"]
+# poquott_ms4/processes.py holds every command line (web: gunicorn on $PORT,
+# forwarded headers trusted only from $FORWARDED_ALLOW_IPS, default 127.0.0.1).
+CMD ["python", "-m", "poquott_ms4.processes", "web"]
