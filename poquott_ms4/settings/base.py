@@ -118,6 +118,12 @@ LOGOUT_REDIRECT_URL = "public:home"
 LOGIN_THROTTLE_PER_USER = env.int("LOGIN_THROTTLE_PER_USER", default=5)
 LOGIN_THROTTLE_PER_IP = env.int("LOGIN_THROTTLE_PER_IP", default=30)
 LOGIN_THROTTLE_COOLOFF_SECONDS = env.int("LOGIN_THROTTLE_COOLOFF_SECONDS", default=900)
+# Reports from one address (web form): count per window of seconds
+# (cases/reports/ratelimit.py reads REPORT_RATE_LIMIT = (count, seconds)).
+REPORT_RATE_LIMIT = (
+    env.int("REPORT_RATE_LIMIT_COUNT", default=10),
+    env.int("REPORT_RATE_LIMIT_SECONDS", default=3600),
+)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "America/New_York"
