@@ -153,6 +153,9 @@ CRISPY_TEMPLATE_PACK = "bootstrap5"
 EMAIL_URL = env.str("EMAIL_URL", default="")
 if EMAIL_URL:
     vars().update(env.email_url("EMAIL_URL"))
+    # A relay that accepts the connection and then hangs must not hold a worker
+    # for ever: the attempt fails and the outbox retries it.
+    EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=30)
 else:
     EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     EMAIL_FILE_PATH = str(VAR_DIR / "mail")
