@@ -260,7 +260,13 @@ def test_the_dockerfile_runs_the_web_process_and_collects_static_the_same_way():
 
 
 def test_the_prod_check_starts_the_same_module():
-    prod_check = (ROOT / ".ci" / "prod_check.py").read_text()
+    prod_check = "".join(
+        path.read_text()
+        for path in [
+            ROOT / ".ci" / "prod_check.py",
+            *(ROOT / ".ci").glob("prodcheck/*.py"),
+        ]
+    )
     assert '"poquott_ms4.processes"' in prod_check
     for name in ("web", "worker", "beat", "migrate"):
         assert f'"{name}"' in prod_check
