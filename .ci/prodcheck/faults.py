@@ -259,6 +259,18 @@ class Faults:
         for _ in range(12):  # every gunicorn worker, persistent connections and all
             after[Browser(self.web_port).get("/report/").status] += 1
         check(set(after) == {200}, f"postgres: pages after the restart: {dict(after)}")
+        # A restart nobody saw (the night's): no process noticed the database go,
+        # so each holds a dead persistent connection; none may answer with it.
+        self.pg.stop("fast")
+        self.pg.start()
+        quiet = Counter()
+        for _ in range(12):
+            quiet[Browser(self.web_port).get("/report/").status] += 1
+        check(
+            set(quiet) == {200},
+            f"postgres: pages after a restart nobody saw: {dict(quiet)} "
+            "(a dead persistent connection reused? CONN_HEALTH_CHECKS)",
+        )
         resident = Browser(self.web_port)
         outcomes = [
             submit_report(resident, self.address("postgres", n)) for n in range(3)
@@ -269,7 +281,8 @@ class Faults:
         figures.notes.append(
             f"/healthz while down: {down[503]}× 503; recovery = start of "
             f"PostgreSQL (ready in {up_at - started_at:.1f} s) → /healthz 200 and "
-            f"the home page; then {after[200]} pages 200"
+            f"the home page; then {after[200]} pages 200; after a second, unseen "
+            f"restart {quiet[200]} pages 200"
         )
         self.tally(figures, "postgres", outcomes)
 
