@@ -183,6 +183,7 @@ class Faults:
         if errors:
             figures.notes.append(f"not ok: {errors}")
         self.tally(figures, "redis", outcomes)
+        # A clear "send it again" page (429/503) is allowed; an error page is not.
         server_errors = sum(
             n for s, n in statuses.items() if s.startswith(("http 5", "error"))
         )

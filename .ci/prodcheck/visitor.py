@@ -109,6 +109,8 @@ class Browser:
 
 
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+# A page that tells the resident to send the report again (not an error page).
+RETRY = re.compile(r"try again|again in a|please wait", re.I)
 TRACKING = re.compile(r'id="tracking-code">\s*([^<\s]+)\s*<')
 
 
@@ -166,6 +168,8 @@ def submit_report(browser: Browser, address: str, *, photo=False) -> Outcome:
             PHOTO = PHOTO or photo_jpeg()
             files = [("photos", "drain.jpg", PHOTO, "image/jpeg")]
         posted = browser.post("/report/", fields, files=files)
+        if posted.status in (429, 503) and RETRY.search(posted.text):
+            return Outcome(address, "retry page", page=posted.text[:300])
         if posted.status != 302 or not posted.location.endswith("/report/done/"):
             return Outcome(address, f"http {posted.status}", page=posted.text[:300])
         done = browser.get("/report/done/", follow=False)
