@@ -119,6 +119,7 @@ class Check(Walk, Faults):
         for name in ("web", "worker", "beat"):
             say(f"start {name} (python -m poquott_ms4.processes {name})")
             self.app.start(name)
+        self.app.supervise()
         self.wait_web()
         self.wait_worker()
 
@@ -161,7 +162,17 @@ class Check(Walk, Faults):
             for fault in faults:
                 figures = Figures(fault)
                 self.figures.append(figures)
-                getattr(self, f"fault_{fault}")(figures)
+                before = len(self.app.restarts)
+                try:
+                    getattr(self, f"fault_{fault}")(figures)
+                finally:
+                    restarted = self.app.restarts[before:]
+                    if restarted:
+                        figures.notes.append(
+                            "restarted by the supervisor (compose's restart "
+                            "policy): "
+                            + ", ".join(f"{n} (exit {c})" for n, c in restarted)
+                        )
                 say(figures.line())
             self.final_duplicates()
         except CheckFailed as exc:

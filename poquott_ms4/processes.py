@@ -61,7 +61,21 @@ def command(name: str, env: Mapping[str, str] | None = None) -> list[str]:
             "-",
         ]
     if name == "worker":
-        argv = ["celery", "-A", "poquott_ms4", "worker", "--loglevel=INFO"]
+        # Without mingle, gossip and heartbeat (worker-to-worker chatter and the
+        # monitoring events; nothing here uses them): with them a worker on Redis
+        # has been reported never to consume again after the broker came back
+        # (celery issues #7276, #8030, #8091). The remote control (`celery
+        # inspect ping`, compose's health check) stays on.
+        argv = [
+            "celery",
+            "-A",
+            "poquott_ms4",
+            "worker",
+            "--loglevel=INFO",
+            "--without-mingle",
+            "--without-gossip",
+            "--without-heartbeat",
+        ]
         if env.get("WORKER_CONCURRENCY"):
             argv.append(f"--concurrency={env['WORKER_CONCURRENCY']}")
         return argv

@@ -243,6 +243,13 @@ def test_the_web_service_never_trusts_forwarded_headers_from_everyone():
     assert argv[argv.index("--bind") + 1] == "0.0.0.0:8000"
 
 
+def test_the_long_running_processes_are_restarted_and_migrate_is_not():
+    services = load_compose()["services"]
+    for name in ("web", "worker", "beat"):
+        assert services[name]["restart"] == "unless-stopped", name
+    assert services["migrate"]["restart"] == "no"
+
+
 def test_the_beat_schedule_is_on_the_volume():
     services = load_compose()["services"]
     environment = compose_defaults(services["beat"]["environment"])

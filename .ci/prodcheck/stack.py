@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from .common import PYTHON, ROOT, CheckFailed, check, free_port, wait_for
+from .common import PYTHON, ROOT, CheckFailed, check, free_port, say, wait_for
 
 
 # --- private PostgreSQL ------------------------------------------------------------
@@ -253,11 +253,42 @@ class SmtpSink:
 # --- the app's processes -----------------------------------------------------------
 class App:
     """web, worker, beat: `python -m poquott_ms4.processes NAME`, each in its own
-    process group (a worker's pool children die with it)."""
+    process group (a worker's pool children die with it), supervised as
+    compose's `restart: unless-stopped` does (see `supervise`)."""
+
+    RESTART_LIMIT = 5  # per process: past it, the process stays down (and fails)
 
     def __init__(self, folder: Path, env: dict):
         self.folder, self.env = folder, env
         self.procs: dict[str, subprocess.Popen] = {}
+        self.lock = threading.RLock()
+        self.restarts: list[tuple[str, int]] = []  # (process, its exit code)
+        self.watching = False
+
+    def supervise(self) -> None:
+        """Restart a process that exits on its own (not one this check stops or
+        kills): what docker-compose.yml's restart policy does in production."""
+        self.watching = True
+        threading.Thread(target=self._watch, name="supervisor", daemon=True).start()
+
+    def _watch(self) -> None:
+        while self.watching:
+            with self.lock:
+                for name, proc in list(self.procs.items()):
+                    code = proc.poll()
+                    if code is None or not self.watching:
+                        continue
+                    self.procs.pop(name)
+                    self.restarts.append((name, code))
+                    if (
+                        sum(1 for n, _ in self.restarts if n == name)
+                        > self.RESTART_LIMIT
+                    ):
+                        say(f"supervisor: {name} exited ({code}) too often; left down")
+                        continue
+                    say(f"supervisor: {name} exited on its own ({code}); restarted")
+                    self.start(name)
+            time.sleep(0.5)
 
     def argv(self, name: str) -> list[str]:
         return [PYTHON, "-m", "poquott_ms4.processes", name]
@@ -295,24 +326,27 @@ class App:
 
     def start(self, name: str) -> None:
         out = self.log(name).open("ab")
-        self.procs[name] = subprocess.Popen(
-            self.argv(name),
-            cwd=ROOT,
-            env=self.env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        with self.lock:
+            self.procs[name] = subprocess.Popen(
+                self.argv(name),
+                cwd=ROOT,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         out.close()
 
     def kill(self, name: str) -> None:
         """SIGKILL the whole process group at once (no graceful anything)."""
-        proc = self.procs.pop(name)
+        with self.lock:
+            proc = self.procs.pop(name)
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
 
     def stop(self, name: str) -> None:
-        proc = self.procs.pop(name, None)
+        with self.lock:
+            proc = self.procs.pop(name, None)
         if proc is None or proc.poll() is not None:
             return
         try:
@@ -325,6 +359,7 @@ class App:
             pass
 
     def stop_all(self) -> None:
+        self.watching = False
         for name in list(self.procs):
             self.stop(name)
 
