@@ -152,51 +152,70 @@ class Check(Walk, Faults):
             except Exception as exc:  # stop the rest whatever happens
                 print(f"could not stop {what}: {exc!r}", file=sys.stderr)
 
-    # --- reading what was stored and delivered -------------------------------------
     # --- the run -----------------------------------------------------------------
     def run(self) -> int:
-        faults = [f for f in FAULTS if f not in self.args.skip_fault]
+        failures: list[str] = []
         try:
-            self.start_stack()
-            self.happy_path()
-            for fault in faults:
-                figures = Figures(fault)
-                self.figures.append(figures)
-                before = len(self.app.restarts)
-                try:
-                    getattr(self, f"fault_{fault}")(figures)
-                finally:
-                    restarted = self.app.restarts[before:]
-                    if restarted:
-                        figures.notes.append(
-                            "restarted by the supervisor (compose's restart "
-                            "policy): "
-                            + ", ".join(f"{n} (exit {c})" for n, c in restarted)
-                        )
-                say(figures.line())
-            self.final_duplicates()
-        except CheckFailed as exc:
+            try:
+                self.walk_and_faults(failures)
+            except CheckFailed as exc:
+                failures.append(str(exc))
+            except Exception:
+                failures.append("an error:\n" + traceback.format_exc())
             self.report()
-            print(f"\nPROD-CHECK FAILED: {exc}", file=sys.stderr)
-            self.show_logs()
-            return 1
-        except Exception:
-            self.report()
-            print("\nPROD-CHECK FAILED with an error:", file=sys.stderr)
-            traceback.print_exc()
-            self.show_logs()
-            return 1
+            if failures:
+                self.show_logs()
+                for failure in failures:
+                    print(f"\nPROD-CHECK FAILED: {failure}", file=sys.stderr)
+                return 1
         finally:
             self.stop_everything()
             if not self.args.keep:
                 shutil.rmtree(self.folder, ignore_errors=True)
-        self.report()
         skipped = [f for f in FAULTS if f in self.args.skip_fault]
         print(
             f"\nPROD-CHECK PASSED in {time.monotonic() - STARTED:.0f} s"
             + (f" (faults skipped: {', '.join(skipped)})" if skipped else "")
         )
         return 0
+
+    def walk_and_faults(self, failures: list[str]) -> None:
+        """The stack, the walk (a failure there ends the run), then every fault:
+        a failed fault is recorded, the stack put back, and the next one runs."""
+        self.start_stack()
+        self.happy_path()
+        for fault in (f for f in FAULTS if f not in self.args.skip_fault):
+            figures = Figures(fault)
+            self.figures.append(figures)
+            before = len(self.app.restarts)
+            try:
+                getattr(self, f"fault_{fault}")(figures)
+            except CheckFailed as exc:
+                figures.failed = True
+                failures.append(str(exc))
+                say(f"fault {fault} FAILED: {exc}")
+                self.restore()
+            restarted = self.app.restarts[before:]
+            if restarted:
+                figures.notes.append(
+                    "restarted by the supervisor (compose's restart policy): "
+                    + ", ".join(f"{n} (exit {c})" for n, c in restarted)
+                )
+            say(figures.line())
+        self.final_duplicates()
+
+    def restore(self) -> None:
+        """Everything up again after a failed fault, so the next one is fair."""
+        self.sink.handler.slow = 0.0
+        if self.sink.controller is None:
+            self.sink.start()
+        if self.redis.proc is None:
+            self.redis.start()
+        if not self.pg.running():
+            self.pg.start()
+        if "worker" not in self.app.procs:
+            self.app.start("worker")
+            self.wait_worker()
 
     def report(self) -> None:
         if self.figures:

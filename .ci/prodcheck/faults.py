@@ -24,6 +24,7 @@ class Figures:
     lost: int = 0
     recovery: float | None = None
     notes: list[str] = field(default_factory=list)
+    failed: bool = False
 
     def line(self) -> str:
         recovery = "-" if self.recovery is None else f"{self.recovery:.1f} s"
@@ -32,6 +33,7 @@ class Figures:
             f"  rows stored {self.rows:>3}  messages delivered {self.delivered:>3}"
             f"  duplicates {self.duplicates}  lost {self.lost}  recovery {recovery}"
             + (f"  ({'; '.join(self.notes)})" if self.notes else "")
+            + ("  FAILED" if self.failed else "")
         )
 
 
@@ -176,6 +178,8 @@ class Faults:
         statuses = Counter(o.status for o in outcomes)
         say(f"fault redis: outcomes {dict(statuses)}")
         stored = self.stored_emails("redis")
+        figures.sent, figures.successes = len(outcomes), statuses["ok"]
+        figures.rows = len(stored)
         self.wait_delivered("redis", stored, timeout=90)
         figures.recovery = time.monotonic() - up_at
         figures.notes.append("recovery = Redis back → last receipt delivered")

@@ -104,8 +104,11 @@ class PrivatePostgres:
             text=True,
         )
 
+    def running(self) -> bool:
+        return (self.data / "postmaster.pid").exists()
+
     def stop(self, mode: str = "fast") -> None:
-        if not (self.data / "postmaster.pid").exists():
+        if not self.running():
             return
         subprocess.run(
             self._cmd(
