@@ -12,8 +12,8 @@ RUN pip install --no-cache-dir .
 COPY . .
 ENV DJANGO_SETTINGS_MODULE=poquott_ms4.settings.production
 RUN SECRET_KEY=build-only-not-secret ALLOWED_HOSTS=x DATABASE_URL=sqlite:////tmp/build.sqlite3 \
-    python manage.py collectstatic --noinput
+    python -m poquott_ms4.processes collectstatic
 EXPOSE 8000
-# Forwarded headers are believed only from TRUSTED_PROXIES, the variable the
-# settings read for the same purpose (empty = from no one); never "*".
-CMD ["sh", "-c", "exec gunicorn poquott_ms4.wsgi --bind 0.0.0.0:8000 --workers 3 --forwarded-allow-ips \"${TRUSTED_PROXIES:-}\""]
+# poquott_ms4/processes.py holds every command line (web: gunicorn on $PORT,
+# forwarded headers believed only from $TRUSTED_PROXIES, empty = from no one; never "*").
+CMD ["python", "-m", "poquott_ms4.processes", "web"]

@@ -7,7 +7,7 @@ PORT ?= 8000
 VAR_DIR ?= var
 export VAR_DIR
 
-.PHONY: run test lint format bench check-system vendor docs clean
+.PHONY: run test prod-check lint format bench check-system vendor docs clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' || \
@@ -49,6 +49,11 @@ run: $(STAMP) check-system
 
 test: $(STAMP) check-system
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The production stack end to end, with faults (.ci/prod_check.py; README
+# "Production check"). PROD_CHECK_ARGS="--skip-fault redis" leaves one out.
+prod-check: $(STAMP) check-system
+	$(BIN)/python .ci/prod_check.py $(PROD_CHECK_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

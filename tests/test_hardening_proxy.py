@@ -3,7 +3,6 @@ X-Forwarded-For only through TRUSTED_PROXY_COUNT trusted proxies, and forwarded
 headers are believed only from TRUSTED_PROXIES, by Django and by gunicorn."""
 
 import json
-import re
 import socket
 import subprocess
 import sys
@@ -243,30 +242,14 @@ def test_a_trusted_proxy_that_is_not_an_address_is_refused(value):
     )
 
 
-# --- gunicorn, as the Dockerfile and docker-compose.yml run it ---------------------
-def dockerfile_command() -> list[str]:
-    cmd = [
-        ln
-        for ln in (ROOT / "Dockerfile").read_text().splitlines()
-        if ln.startswith("CMD ")
-    ]
-    return json.loads(cmd[-1].removeprefix("CMD "))
-
-
-def compose_web_command() -> list[str]:
-    text = (ROOT / "docker-compose.yml").read_text()
-    web = text[text.index("\n  web:") :]
-    line = re.search(r"^    command: (\[.*\])$", web, re.MULTILINE).group(1)
-    # Compose turns "$$" into a literal "$" for the container's shell.
-    return json.loads(line.replace("$$", "$"))
-
-
+# --- gunicorn, as poquott_ms4.processes (Dockerfile, compose, prod-check) runs it --
 def test_gunicorn_trusts_forwarded_headers_only_from_trusted_proxies():
-    command = dockerfile_command()
-    assert command[:2] == ["sh", "-c"]
-    assert '--forwarded-allow-ips "${TRUSTED_PROXIES:-}"' in command[2]
-    assert '"*"' not in command[2] and "'*'" not in command[2]
-    assert compose_web_command() == command
+    from poquott_ms4.processes import command
+
+    for given, trusted in (({}, ""), ({"TRUSTED_PROXIES": "10.0.0.1"}, "10.0.0.1")):
+        argv = command("web", given)
+        assert argv[argv.index("--forwarded-allow-ips") + 1] == trusted
+        assert "*" not in argv
 
 
 def _free_port() -> int:
@@ -283,25 +266,26 @@ def app(environ, start_response):
 
 
 @pytest.mark.parametrize(("trusted", "scheme"), [("", "http"), ("127.0.0.1", "https")])
-def test_the_dockerfile_gunicorn_believes_x_forwarded_proto_only_from_a_trusted_proxy(
+def test_the_sites_gunicorn_believes_x_forwarded_proto_only_from_a_trusted_proxy(
     tmp_path, trusted, scheme
 ):
-    """The Dockerfile's own command line, with a tiny app in place of the site."""
+    """The site's own gunicorn command line, with a tiny app in place of the site."""
+    from poquott_ms4.processes import command
+
     (tmp_path / "echo_app.py").write_text(ECHO_APP)
     port = _free_port()
-    script = (
-        dockerfile_command()[2]
-        .replace("poquott_ms4.wsgi", "echo_app:app")
-        .replace("0.0.0.0:8000", f"127.0.0.1:{port}")
-        .replace("--workers 3", "--workers 1")
+    argv = command(
+        "web",
+        {
+            "HOST": "127.0.0.1",
+            "PORT": str(port),
+            "WEB_CONCURRENCY": "1",
+            "TRUSTED_PROXIES": trusted,
+        },
     )
-    env = {
-        "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
-        "TRUSTED_PROXIES": trusted,
-    }
-    server = subprocess.Popen(
-        ["sh", "-c", script], cwd=tmp_path, env=env, stderr=subprocess.PIPE
-    )
+    argv[argv.index("poquott_ms4.wsgi")] = "echo_app:app"
+    env = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+    server = subprocess.Popen(argv, cwd=tmp_path, env=env, stderr=subprocess.PIPE)
     try:
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}/", headers={"X-Forwarded-Proto": "https"}

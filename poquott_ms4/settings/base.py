@@ -129,6 +129,12 @@ LOGOUT_REDIRECT_URL = "public:home"
 LOGIN_THROTTLE_PER_USER = env.int("LOGIN_THROTTLE_PER_USER", default=5)
 LOGIN_THROTTLE_PER_IP = env.int("LOGIN_THROTTLE_PER_IP", default=30)
 LOGIN_THROTTLE_COOLOFF_SECONDS = env.int("LOGIN_THROTTLE_COOLOFF_SECONDS", default=900)
+# Reports from one address (web form): count per window of seconds
+# (cases/reports/ratelimit.py reads REPORT_RATE_LIMIT = (count, seconds)).
+REPORT_RATE_LIMIT = (
+    env.int("REPORT_RATE_LIMIT_COUNT", default=10),
+    env.int("REPORT_RATE_LIMIT_SECONDS", default=3600),
+)
 
 # Staff sessions last a working day, counted from sign-in (SESSION_SAVE_EVERY_REQUEST
 # stays off, so activity does not stretch it), and end when the browser closes:
@@ -185,6 +191,9 @@ CRISPY_TEMPLATE_PACK = "bootstrap5"
 EMAIL_URL = env.str("EMAIL_URL", default="")
 if EMAIL_URL:
     vars().update(env.email_url("EMAIL_URL"))
+    # A relay that accepts the connection and then hangs must not hold a worker
+    # for ever: the attempt fails and the outbox retries it.
+    EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=30)
 else:
     EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     EMAIL_FILE_PATH = str(VAR_DIR / "mail")

@@ -12,6 +12,11 @@ if SECRET_KEY.startswith("insecure"):
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
 DATABASES = {"default": env.db_url("DATABASE_URL")}
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+# A persistent connection is tested before a request reuses it, so after a
+# database restart no process answers one request with the dead connection.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool(
+    "CONN_HEALTH_CHECKS", default=True
+)
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)

@@ -1,0 +1,1 @@
+"""The parts of `make prod-check` (.ci/prod_check.py)."""
