@@ -285,3 +285,15 @@ def test_every_process_has_a_command_line():
         assert argv and shlex.join(argv)
     with pytest.raises(ValueError):
         processes.command("nope", {})
+
+
+def test_the_image_can_back_up_the_composed_database():
+    """`manage.py backup` runs pg_dump inside the image: its client's major
+    version must be the server's (compose), or newer."""
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    client = re.search(r"postgresql-client-(\d+)", dockerfile)
+    server = re.search(
+        r"image: postgres:(\d+)", (ROOT / "docker-compose.yml").read_text()
+    )
+    assert client and server
+    assert int(client.group(1)) >= int(server.group(1))
