@@ -36,3 +36,12 @@ class OffenseRecordAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(models.BoardMeeting)
+class BoardMeetingAdmin(admin.ModelAdmin):
+    list_display = ("date", "time", "place")
+    date_hierarchy = "date"
+
+    def has_delete_permission(self, request, obj=None):
+        return False

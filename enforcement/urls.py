@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import appeals, documents, notices, remedies
+from .views import appeals, documents, meetings, notices, remedies
 
 app_name = "enforcement"
 
@@ -37,6 +37,9 @@ urlpatterns = [
         appeals.appeal_record,
         name="appeal_record",
     ),
+    path("meetings/", meetings.meeting_list, name="meeting_list"),
+    path("meetings/<int:pk>/", meetings.meeting_detail, name="meeting_detail"),
+    path("meetings/<int:pk>/notes/", meetings.meeting_notes, name="meeting_notes"),
     path("appeal-documents/<int:pk>/", appeals.appeal_document, name="appeal_document"),
     path(
         "documents/<slug:source>/<int:pk>/<slug:kind>/issue/",

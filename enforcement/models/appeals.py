@@ -11,6 +11,7 @@ from cases.models import Party
 from cases.models.records import private_upload_path
 
 from .base import FlowModel, clerk, guard, smo_or_clerk
+from .meetings import BoardMeeting
 from .notices import NoticeOfViolation
 
 
@@ -55,6 +56,14 @@ class Appeal(FlowModel):
     )
     is_late = models.BooleanField(default=False)
 
+    meeting = models.ForeignKey(
+        BoardMeeting,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="appeals",
+        help_text="The Board meeting at which the appeal is heard.",
+    )
     hearing_at = models.DateTimeField(null=True, blank=True)
     hearing_location = models.CharField(max_length=200, blank=True)
     hearing_past_limit = models.BooleanField(

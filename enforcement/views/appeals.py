@@ -159,10 +159,16 @@ def _render_detail(request, pk, *, bound=None, status=200):
 
 def _scheduled(appeal, user, d):
     scheduled, warning = svc.appeal_schedule_hearing(
-        appeal=appeal, actor=user, hearing_at=d["hearing_at"], location=d["location"]
+        appeal=appeal,
+        actor=user,
+        hearing_at=d.get("hearing_at"),
+        location=d.get("location", ""),
+        meeting=d.get("meeting"),
     )
     when = timezone.localtime(scheduled.hearing_at)
     words = f"Hearing scheduled for {when:%A %Y-%m-%d %H:%M}."
+    if scheduled.meeting_id:
+        words += f" At the Board meeting: {scheduled.hearing_location}."
     return scheduled, f"{words} {warning}" if warning else words
 
 

@@ -1,0 +1,64 @@
+"""Meetings of the Board of Trustees (R-APL-2): the clerk records them; a hearing
+is scheduled at one (`appeals.appeal_schedule_hearing(meeting=...)`)."""
+
+import datetime as dt
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from cases.roles import Role, require_role
+
+from ..models import BoardMeeting
+
+
+def _require_clerk(actor):
+    require_role(actor, Role.CLERK, doing="record the Board's meetings")
+
+
+def _check(date, time, place):
+    errors = {}
+    if date is None:
+        errors["date"] = "Give the date of the meeting."
+    elif date < timezone.localdate():
+        errors["date"] = "A meeting cannot be set on a day that has passed."
+    if time is None:
+        errors["time"] = "Give the time the meeting starts."
+    if not (place or "").strip():
+        errors["place"] = "Give the place of the meeting."
+    if errors:
+        raise ValidationError(errors)
+
+
+@transaction.atomic
+def meeting_create(
+    *, actor, date: dt.date, time: dt.time, place: str, notes: str = ""
+) -> BoardMeeting:
+    """Record a Board meeting. Who: the clerk. Not on a day that has passed."""
+    _require_clerk(actor)
+    _check(date, time, place)
+    return BoardMeeting.objects.create(
+        date=date, time=time, place=place.strip(), notes=notes, created_by=actor
+    )
+
+
+@transaction.atomic
+def meeting_for(*, actor, date, time, place: str) -> BoardMeeting:
+    """The meeting at that date, time and place: the one recorded, or a new one.
+    Who: the clerk."""
+    _require_clerk(actor)
+    _check(date, time, place)
+    found = BoardMeeting.objects.filter(
+        date=date, time=time, place__iexact=place.strip()
+    ).first()
+    return found or meeting_create(actor=actor, date=date, time=time, place=place)
+
+
+@transaction.atomic
+def meeting_update(*, meeting, actor, notes: str) -> BoardMeeting:
+    """Change a meeting's notes. Who: the clerk. (Moving a meeting is moving each
+    hearing: schedule them again at the new meeting.)"""
+    _require_clerk(actor)
+    meeting.notes = notes
+    meeting.save(update_fields=["notes"])
+    return meeting
