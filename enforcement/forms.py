@@ -20,6 +20,7 @@ from .models import (
     BoardMeeting,
     CorrectiveAction,
     Decision,
+    HearingNoticeService,
     InjunctionReferral,
     NoticeOfViolation,
     NuisanceAbatement,
@@ -146,6 +147,14 @@ class ServiceForm(forms.ModelForm):
         model = ServiceRecord
         fields = ["method", "served_on", "article_number", "served_by", "where"]
         widgets = {"served_on": DateInput()}
+
+
+class HearingServiceForm(forms.ModelForm):
+    class Meta:
+        model = HearingNoticeService
+        fields = ["sent_to", "method", "served_on", "article_number", "served_by"]
+        widgets = {"served_on": DateInput()}
+        labels = {"sent_to": "Sent to"}
 
 
 class ReturnedForm(forms.Form):

@@ -12,7 +12,7 @@ from .alternatives import (
     AlternativeStatus,
 )
 from .appeals import Appeal, AppealDocument, AppealStatus, Decision
-from .meetings import BoardMeeting
+from .meetings import BoardMeeting, HearingNoticeService
 from .notices import (
     IN_FORCE,
     MAX_COMPLIANCE_DAYS,
@@ -55,6 +55,7 @@ __all__ = [
     "CorrectiveStatus",
     "CostItem",
     "Decision",
+    "HearingNoticeService",
     "InjunctionReferral",
     "InjunctionStatus",
     "NoticeFrozenError",

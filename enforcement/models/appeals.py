@@ -119,6 +119,25 @@ class Appeal(FlowModel):
         """Decided, and the certified mailing of the decision not yet recorded."""
         return self.status == AppealStatus.DECIDED and not self.mailed_on
 
+    def hearing_notice(self):
+        """The latest issued version of the notice of hearing, or None."""
+        from cases.documents.contracts import DocumentKind
+        from cases.documents.selectors import latest_document
+
+        found = latest_document(self, DocumentKind.HEARING_NOTICE)
+        return found if found is not None and found.is_issued else None
+
+    def hearing_notice_to_send(self) -> bool:
+        """A hearing to come whose notice is issued: its sending may be recorded."""
+        return (
+            self.status == AppealStatus.HEARING_SCHEDULED
+            and self.hearing_notice() is not None
+        )
+
+    def may_have_a_packet(self) -> bool:
+        """Scheduled or heard: the Board's hearing packet can be assembled."""
+        return self.hearing_at is not None and self.status != AppealStatus.WITHDRAWN
+
     @property
     def case_id(self):
         return self.notice.case_id

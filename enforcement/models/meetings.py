@@ -9,6 +9,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from .notices import ServiceRecord
+
 
 class BoardMeetingQuerySet(models.QuerySet):
     def upcoming(self):
@@ -63,3 +65,49 @@ class BoardMeeting(models.Model):
             .select_related("notice__case", "appellant")
             .order_by("filed_on", "id")
         )
+
+
+class HearingNoticeService(models.Model):
+    """How and when a notice of hearing was sent (as a notice of violation's
+    service is recorded: method, date, certified-mail article number)."""
+
+    Method = ServiceRecord.Method
+
+    appeal = models.ForeignKey(
+        "enforcement.Appeal",
+        on_delete=models.PROTECT,
+        related_name="hearing_notice_services",
+    )
+    document = models.ForeignKey(
+        "cases.IssuedDocument",
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The version of the notice of hearing that was sent.",
+    )
+    sent_to = models.CharField(max_length=200)
+    method = models.CharField(max_length=12, choices=Method.choices)
+    served_on = models.DateField("date sent or delivered")
+    article_number = models.CharField(
+        "certified mail article number", max_length=40, blank=True
+    )
+    served_by = models.CharField(max_length=200, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["appeal", "served_on", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(method="certified") | ~models.Q(article_number=""),
+                name="hearing_notice_certified_mail_has_article_number",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.get_method_display()} {self.served_on} to {self.sent_to}"

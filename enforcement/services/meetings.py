@@ -8,8 +8,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from cases.roles import Role, require_role
+from cases.workflow import Refused
 
-from ..models import BoardMeeting
+from ..models import BoardMeeting, HearingNoticeService
 
 
 def _require_clerk(actor):
@@ -62,3 +63,51 @@ def meeting_update(*, meeting, actor, notes: str) -> BoardMeeting:
     meeting.notes = notes
     meeting.save(update_fields=["notes"])
     return meeting
+
+
+@transaction.atomic
+def hearing_notice_record_service(
+    *, appeal, actor, method, served_on, sent_to, article_number="", served_by=""
+) -> HearingNoticeService:
+    """Record how and when the issued notice of hearing was sent (to the
+    appellant, or the SMO's copy). Who: the clerk. Certified mail needs its
+    article number. Raises Refused or ValidationError."""
+    from cases.timeline import record_event
+
+    require_role(actor, Role.CLERK, doing="record the sending of a notice of hearing")
+    document = appeal.hearing_notice()
+    if document is None:
+        raise Refused("Issue the notice of hearing before recording its sending.")
+    errors = {}
+    if method == HearingNoticeService.Method.CERTIFIED and not article_number.strip():
+        errors["article_number"] = "Give the certified mail article number."
+    if served_on < dt.date.fromisoformat(document.facts["issued_on"]):
+        errors["served_on"] = "It cannot be sent before it was issued."
+    if served_on > timezone.localdate():
+        errors["served_on"] = "The date cannot be in the future."
+    if not sent_to.strip():
+        errors["sent_to"] = "Say to whom it was sent."
+    if errors:
+        raise ValidationError(errors)
+    record = HearingNoticeService.objects.create(
+        appeal=appeal,
+        document=document,
+        sent_to=sent_to.strip(),
+        method=method,
+        served_on=served_on,
+        article_number=article_number.strip(),
+        served_by=served_by,
+        recorded_by=actor,
+    )
+    extra = f", article {record.article_number}" if record.article_number else ""
+    record_event(
+        case=appeal.case,
+        actor=actor,
+        kind="appeal",
+        summary=f"Notice of hearing {document.document_number} (version "
+        f"{document.version}) sent to {record.sent_to}: "
+        f"{record.get_method_display()} on {served_on:%Y-%m-%d}{extra}",
+        rule_id="R-APL-2",
+        subject=record,
+    )
+    return record

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 from cases.roles import Role, has_role, role_required
 
 from ..forms import MeetingForm
+from ..hearing_documents import agenda_text
 from ..models import BoardMeeting
 from ..services import meetings as svc
 from .common import APPEAL_RECORDERS, attempt
@@ -63,6 +64,7 @@ def meeting_detail(request, pk):
             "meeting": meeting,
             "hearings": meeting.hearings(),
             "may_record": _may_record(request.user),
+            "agenda_text": agenda_text(meeting),
         },
     )
 
