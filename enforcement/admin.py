@@ -45,3 +45,12 @@ class BoardMeetingAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(models.HearingNoticeService)
+class HearingNoticeServiceAdmin(admin.ModelAdmin):
+    list_display = ("appeal", "sent_to", "method", "served_on", "article_number")
+    readonly_fields = ("appeal", "document")
+
+    def has_delete_permission(self, request, obj=None):
+        return False

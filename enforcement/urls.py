@@ -27,6 +27,7 @@ urlpatterns = [
     path("appeals/new/", appeals.appeal_create, name="appeal_create"),
     path("appeals/hearings.ics", appeals.hearings_ics, name="hearings_ics"),
     path("appeals/<int:pk>/", appeals.appeal_detail, name="appeal_detail"),
+    path("appeals/<int:pk>/packet.pdf", appeals.appeal_packet, name="appeal_packet"),
     path(
         "appeals/<int:pk>/step/<slug:transition>/",
         appeals.appeal_step,

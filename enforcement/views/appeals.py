@@ -310,3 +310,22 @@ def hearings_ics(request):
     return HttpResponse(
         to_ical(ical_events(request.user)), content_type="text/calendar"
     )
+
+
+@role_required(*APPEAL_RECORDERS)
+def appeal_packet(request, pk):
+    """The Board's hearing packet of the appeal: one PDF with bookmarks."""
+    from ..packet import hearing_packet
+
+    appeal = get_object_or_404(
+        Appeal.objects.select_related("notice__case", "appellant"), pk=pk
+    )
+    if not appeal.may_have_a_packet():
+        raise Http404("Schedule the hearing first.")
+    pdf, _ = hearing_packet(appeal)
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = (
+        f'inline; filename="{appeal.notice.case.number}-appeal-{appeal.pk}-packet.pdf"'
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
