@@ -39,6 +39,7 @@ urlpatterns = [
         name="appeal_record",
     ),
     path("meetings/", meetings.meeting_list, name="meeting_list"),
+    path("meetings/board.ics", meetings.board_meetings_ics, name="board_meetings_ics"),
     path("meetings/<int:pk>/", meetings.meeting_detail, name="meeting_detail"),
     path("meetings/<int:pk>/notes/", meetings.meeting_notes, name="meeting_notes"),
     path("appeal-documents/<int:pk>/", appeals.appeal_document, name="appeal_document"),

@@ -3,6 +3,7 @@ page with its hearings. The clerk and the SMO read; the clerk writes."""
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
@@ -10,6 +11,7 @@ from cases.roles import Role, has_role, role_required
 
 from ..forms import MeetingForm
 from ..hearing_documents import agenda_text
+from ..ical_feed import board_meetings_ical
 from ..models import BoardMeeting
 from ..services import meetings as svc
 from .common import APPEAL_RECORDERS, attempt
@@ -78,3 +80,14 @@ def meeting_notes(request, pk):
     )
     messages.success(request, "Notes saved.")
     return redirect(meeting.get_absolute_url())
+
+
+def board_meetings_ics(request):
+    """The trustees' calendar of Board meetings (no sign-in: a calendar program
+    cannot; it holds only public-meeting facts, no appellant's name)."""
+    response = HttpResponse(
+        board_meetings_ical(), content_type="text/calendar; charset=utf-8"
+    )
+    response["Content-Disposition"] = 'inline; filename="board-meetings.ics"'
+    response["Cache-Control"] = "public, max-age=300"
+    return response

@@ -123,3 +123,21 @@ def test_the_smo_reads_the_meetings_but_records_none(db, client_as):
     )
     assert response.status_code == 403
     assert BoardMeeting.objects.count() == 0
+
+
+def test_the_trustees_feed_lists_the_meetings_through_the_one_writer(
+    scheduled_appeal, client, settings
+):
+    settings.SITE_URL = "https://ms4.example.org"
+    meeting = scheduled_appeal.meeting
+    with village_day(dt.date(2026, 3, 10)):
+        response = client.get(reverse("enforcement:board_meetings_ics"))
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/calendar")
+    body = response.content.decode()
+    assert "BEGIN:VCALENDAR" in body and "\r\n" in body
+    assert f"UID:board-meeting-{meeting.pk}@poquott-ms4" in body
+    assert "DTSTART:20260324T230000Z" in body  # 7 PM in New York, in UTC
+    assert f"URL:https://ms4.example.org{meeting.get_absolute_url()}" in body
+    assert "1 appeal of a notice" in body
+    assert "Pat Owner" not in body  # no appellant's name in the public feed
