@@ -222,7 +222,7 @@ class HearingForm(forms.Form):
     hearing_at = forms.DateTimeField(
         widget=DateTimeInput(), label="Hearing date and time", required=False
     )
-    location = forms.CharField(max_length=200, required=False, label="Place")
+    location = forms.CharField(max_length=200, required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
