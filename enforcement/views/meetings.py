@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 
 from cases.roles import Role, has_role, role_required
 
+from .. import selectors
 from ..forms import MeetingForm
 from ..hearing_documents import agenda_text
 from ..ical_feed import board_meetings_ical
@@ -64,7 +65,7 @@ def meeting_detail(request, pk):
         "enforcement/meeting_detail.html",
         {
             "meeting": meeting,
-            "hearings": meeting.hearings(),
+            "hearings": selectors.with_limits(meeting.hearings()),
             "may_record": _may_record(request.user),
             "agenda_text": agenda_text(meeting),
         },

@@ -109,6 +109,7 @@ def test_the_meeting_pages_list_upcoming_meetings_and_their_hearings(
     assert "Mon, Jan 5, 2099" in listing
     page = client.get(meeting.get_absolute_url()).content.decode()
     assert f'data-testid="hearing-{appeal.pk}"' in page
+    assert "hear by Thu, Apr 9, 2026" in page  # the stored R-APL-2 deadline
     assert "Save the notes" in page
 
 
