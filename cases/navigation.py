@@ -23,6 +23,7 @@ STAFF_NAV = (
     NavItem("Outfalls", "inspections:outfall_list", (Role.SMO,)),
     NavItem("Notices", "enforcement:notice_list", (Role.SMO,)),
     NavItem("Appeals", "enforcement:appeal_list", (Role.SMO, Role.CLERK)),
+    NavItem("Board meetings", "enforcement:meeting_list", (Role.SMO, Role.CLERK)),
     NavItem(
         "Sign-offs",
         "enforcement:signoff_list",

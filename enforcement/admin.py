@@ -36,3 +36,21 @@ class OffenseRecordAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(models.BoardMeeting)
+class BoardMeetingAdmin(admin.ModelAdmin):
+    list_display = ("date", "time", "place")
+    date_hierarchy = "date"
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(models.HearingNoticeService)
+class HearingNoticeServiceAdmin(admin.ModelAdmin):
+    list_display = ("appeal", "sent_to", "method", "served_on", "article_number")
+    readonly_fields = ("appeal", "document")
+
+    def has_delete_permission(self, request, obj=None):
+        return False

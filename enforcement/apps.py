@@ -7,4 +7,4 @@ class EnforcementConfig(AppConfig):
     def ready(self):
         # Register the document builders (cases.documents.registry) of notices,
         # appeals, corrective measures, suspensions and terminations.
-        from . import documents  # noqa: F401
+        from . import documents, hearing_documents  # noqa: F401

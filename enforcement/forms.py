@@ -17,8 +17,10 @@ from .models import (
     AccessTermination,
     AlternativeKind,
     AlternativeRemedy,
+    BoardMeeting,
     CorrectiveAction,
     Decision,
+    HearingNoticeService,
     InjunctionReferral,
     NoticeOfViolation,
     NuisanceAbatement,
@@ -147,6 +149,14 @@ class ServiceForm(forms.ModelForm):
         widgets = {"served_on": DateInput()}
 
 
+class HearingServiceForm(forms.ModelForm):
+    class Meta:
+        model = HearingNoticeService
+        fields = ["sent_to", "method", "served_on", "article_number", "served_by"]
+        widgets = {"served_on": DateInput()}
+        labels = {"sent_to": "Sent to"}
+
+
 class ReturnedForm(forms.Form):
     returned_on = forms.DateField(widget=DateInput())
     reason = forms.CharField(max_length=200)
@@ -191,11 +201,48 @@ class AppealForm(forms.Form):
         self.fields["appellant"].queryset = appellants
 
 
+class MeetingChoice(forms.ModelChoiceField):
+    def label_from_instance(self, obj):
+        return (
+            f"{obj.date:%a, %b} {obj.date.day}, {obj.date:%Y}, "
+            f"{obj.time.strftime('%I:%M %p').lstrip('0')}, {obj.place}"
+        )
+
+
 class HearingForm(forms.Form):
+    """At a Board meeting already recorded, or at a date, time and place (the
+    meeting then recorded with them)."""
+
+    meeting = MeetingChoice(
+        queryset=BoardMeeting.objects.none(),
+        required=False,
+        label="At the Board meeting",
+        empty_label="— a new meeting: give its date, time and place —",
+    )
     hearing_at = forms.DateTimeField(
-        widget=DateTimeInput(), label="Hearing date and time"
+        widget=DateTimeInput(), label="Hearing date and time", required=False
     )
     location = forms.CharField(max_length=200, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["meeting"].queryset = BoardMeeting.objects.upcoming()
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("meeting") and not data.get("hearing_at"):
+            self.add_error(
+                "hearing_at",
+                "Choose a meeting, or give the hearing date and time.",
+            )
+        return data
+
+
+class MeetingForm(forms.Form):
+    date = forms.DateField(widget=DateInput())
+    time = forms.TimeField(widget=forms.TimeInput(attrs={"type": "time"}))
+    place = forms.CharField(max_length=200, initial="Village Hall")
+    notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
 
 
 class DecisionForm(forms.Form):

@@ -62,3 +62,53 @@ def to_ical(events) -> str:
         name=f"{settings.VILLAGE['name']} hearings",
         prodid=HEARINGS_PRODID,
     )
+
+
+BOARD_PRODID = "-//Village of Poquott//MS4 Board meetings//EN"
+BOARD_MEETING_HOURS = 2  # the event's length in a calendar (meetings run ~2 h)
+
+
+def board_meeting_events(*, past_days: int = 90) -> list[dict]:
+    """{uid, start, end, summary, description, url} of the Board's meetings
+    with hearings on appeal, from `past_days` ago on: for the trustees. A public
+    meeting's date, time and place and how many appeals are heard; no
+    appellant's name or address (those are on the agenda the clerk publishes)."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from .models import BoardMeeting
+
+    since = timezone.localdate() - dt.timedelta(days=past_days)
+    events = []
+    for meeting in BoardMeeting.objects.filter(date__gte=since).order_by(
+        "date", "time"
+    ):
+        count = meeting.hearings().count()
+        start = meeting.starts_at()
+        events.append(
+            {
+                "uid": f"board-meeting-{meeting.pk}@poquott-ms4",
+                "start": start,
+                "end": start + dt.timedelta(hours=BOARD_MEETING_HOURS),
+                "summary": "Board of Trustees: hearings on appeal",
+                "description": f"{meeting.place}. "
+                + (
+                    f"{count} appeal{'s' if count != 1 else ''} of a notice of "
+                    "violation to be heard."
+                    if count
+                    else "No appeal scheduled yet."
+                ),
+                "url": absolute_url(meeting.get_absolute_url()),
+            }
+        )
+    return events
+
+
+def board_meetings_ical() -> str:
+    """The trustees' feed of Board meetings, by the project's one iCal writer."""
+    return render_calendar(
+        [as_event(e) for e in board_meeting_events()],
+        name=f"{settings.VILLAGE['name']} Board of Trustees hearings",
+        prodid=BOARD_PRODID,
+    )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import appeals, documents, notices, remedies
+from .views import appeals, documents, meetings, notices, remedies
 
 app_name = "enforcement"
 
@@ -27,6 +27,7 @@ urlpatterns = [
     path("appeals/new/", appeals.appeal_create, name="appeal_create"),
     path("appeals/hearings.ics", appeals.hearings_ics, name="hearings_ics"),
     path("appeals/<int:pk>/", appeals.appeal_detail, name="appeal_detail"),
+    path("appeals/<int:pk>/packet.pdf", appeals.appeal_packet, name="appeal_packet"),
     path(
         "appeals/<int:pk>/step/<slug:transition>/",
         appeals.appeal_step,
@@ -37,6 +38,10 @@ urlpatterns = [
         appeals.appeal_record,
         name="appeal_record",
     ),
+    path("meetings/", meetings.meeting_list, name="meeting_list"),
+    path("meetings/board.ics", meetings.board_meetings_ics, name="board_meetings_ics"),
+    path("meetings/<int:pk>/", meetings.meeting_detail, name="meeting_detail"),
+    path("meetings/<int:pk>/notes/", meetings.meeting_notes, name="meeting_notes"),
     path("appeal-documents/<int:pk>/", appeals.appeal_document, name="appeal_document"),
     path(
         "documents/<slug:source>/<int:pk>/<slug:kind>/issue/",

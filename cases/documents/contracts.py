@@ -48,6 +48,8 @@ class DocumentKind(models.TextChoices):
     )
     ACCESS_REQUEST = "access_request", "Request for access to abate"
     APPEAL_DECISION = "appeal_decision", "Decision of the Board of Trustees on appeal"
+    HEARING_NOTICE = "hearing_notice", "Notice of hearing on appeal"
+    MEETING_AGENDA = "meeting_agenda", "Agenda of the Board of Trustees' hearings"
     CORRECTIVE_INVOICE = "corrective_invoice", "Invoice for corrective-measure costs"
     INSPECTION_REPORT = "inspection_report", "Inspection report"
     WARRANT_COVER_SHEET = (

@@ -38,11 +38,17 @@ class DocumentError(Exception):
     """A document cannot be issued or corrected as asked (the message says why)."""
 
 
-# Who may issue each kind. The Board's decision is filed by its clerk (R-APL-3);
+# Who may issue each kind. The Board's decision is filed by its clerk (R-APL-3),
+# its hearings noticed and put on the agenda by the clerk (R-APL-2);
 # everything else is the Stormwater Management Officer's (R-ADM-1).
 ISSUERS: dict[str, tuple[Role, ...]] = dict.fromkeys(
     DocumentKind.values, (Role.SMO,)
-) | {DocumentKind.APPEAL_DECISION: (Role.CLERK, Role.SMO)}
+) | {
+    DocumentKind.APPEAL_DECISION: (Role.CLERK, Role.SMO),
+    # The Board's hearing is the clerk's to notice and to put on the agenda.
+    DocumentKind.HEARING_NOTICE: (Role.CLERK,),
+    DocumentKind.MEETING_AGENDA: (Role.CLERK,),
+}
 
 
 def may_issue(user, kind: str) -> bool:

@@ -12,6 +12,7 @@ from .alternatives import (
     AlternativeStatus,
 )
 from .appeals import Appeal, AppealDocument, AppealStatus, Decision
+from .meetings import BoardMeeting, HearingNoticeService
 from .notices import (
     IN_FORCE,
     MAX_COMPLIANCE_DAYS,
@@ -49,10 +50,12 @@ __all__ = [
     "Appeal",
     "AppealDocument",
     "AppealStatus",
+    "BoardMeeting",
     "CorrectiveAction",
     "CorrectiveStatus",
     "CostItem",
     "Decision",
+    "HearingNoticeService",
     "InjunctionReferral",
     "InjunctionStatus",
     "NoticeFrozenError",

@@ -11,6 +11,7 @@ from cases.models import Party
 from cases.models.records import private_upload_path
 
 from .base import FlowModel, clerk, guard, smo_or_clerk
+from .meetings import BoardMeeting
 from .notices import NoticeOfViolation
 
 
@@ -55,6 +56,14 @@ class Appeal(FlowModel):
     )
     is_late = models.BooleanField(default=False)
 
+    meeting = models.ForeignKey(
+        BoardMeeting,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="appeals",
+        help_text="The Board meeting at which the appeal is heard.",
+    )
     hearing_at = models.DateTimeField(null=True, blank=True)
     hearing_location = models.CharField(max_length=200, blank=True)
     hearing_past_limit = models.BooleanField(
@@ -109,6 +118,25 @@ class Appeal(FlowModel):
     def awaits_mailing(self) -> bool:
         """Decided, and the certified mailing of the decision not yet recorded."""
         return self.status == AppealStatus.DECIDED and not self.mailed_on
+
+    def hearing_notice(self):
+        """The latest issued version of the notice of hearing, or None."""
+        from cases.documents.contracts import DocumentKind
+        from cases.documents.selectors import latest_document
+
+        found = latest_document(self, DocumentKind.HEARING_NOTICE)
+        return found if found is not None and found.is_issued else None
+
+    def hearing_notice_to_send(self) -> bool:
+        """A hearing to come whose notice is issued: its sending may be recorded."""
+        return (
+            self.status == AppealStatus.HEARING_SCHEDULED
+            and self.hearing_notice() is not None
+        )
+
+    def may_have_a_packet(self) -> bool:
+        """Scheduled or heard: the Board's hearing packet can be assembled."""
+        return self.hearing_at is not None and self.status != AppealStatus.WITHDRAWN
 
     @property
     def case_id(self):

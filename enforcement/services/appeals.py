@@ -15,7 +15,7 @@ from cases.deadlines.services import (
     open_deadline_for,
 )
 from cases.models import Deadline
-from cases.roles import Role, require_role
+from cases.roles import Role, has_role, require_role
 from cases.timeline import record_event
 from cases.uploads import sha256_of
 
@@ -162,13 +162,37 @@ def hearing_by(appeal) -> dt.date | None:
     return deadline.due_date if deadline else None
 
 
+@transaction.atomic
 def appeal_schedule_hearing(
-    *, appeal, actor, hearing_at, location=""
+    *, appeal, actor, hearing_at=None, location="", meeting=None
 ) -> tuple[Appeal, str]:
     """Schedule (or move) the Board's hearing. Who: the clerk (the Board's act,
     not the SMO's: cases.roles.clerk_permission). A date after
     the hearing-by date (R-APL-2) is allowed, flagged and warned about.
-    Returns (appeal, warning or '')."""
+
+    At a Board meeting: `meeting` (one recorded), or `hearing_at` and `location`
+    (the meeting at that moment and place, recorded if new); the hearing's date,
+    time and place are the meeting's. Returns (appeal, warning or '')."""
+    moment = timezone.localtime(hearing_at) if hearing_at else None
+    if (
+        meeting is None
+        and moment is not None
+        and location.strip()
+        and moment.date() >= max(timezone.localdate(), appeal.filed_on)
+        and has_role(actor, Role.CLERK)
+    ):
+        # Otherwise the step's own guards and permission say why not.
+        from .meetings import meeting_for
+
+        meeting = meeting_for(
+            actor=actor,
+            date=moment.date(),
+            time=moment.time().replace(second=0, microsecond=0),
+            place=location,
+        )
+    if meeting is not None:
+        hearing_at = meeting.starts_at()
+        location = meeting.place
     limit = hearing_by(appeal)
     day = timezone.localtime(hearing_at).date() if hearing_at else None
     past = bool(limit and day and day > limit)
@@ -187,6 +211,7 @@ def appeal_schedule_hearing(
             "hearing_at": hearing_at,
             "hearing_location": location,
             "hearing_past_limit": past,
+            "meeting": meeting,
         },
         detail=(
             f"Hearing {timezone.localtime(hearing_at):%A %Y-%m-%d %H:%M} "

@@ -17,11 +17,13 @@ from ..forms import (
     AppealForm,
     ClerkFilingForm,
     DocumentForm,
+    HearingServiceForm,
     MailingForm,
 )
 from ..ical_feed import ical_events, to_ical
 from ..models import Appeal, AppealDocument, NoticeOfViolation
 from ..services import appeals as svc
+from ..services import meetings as meeting_svc
 from ..services.notices import case_recipients
 from .common import APPEAL_RECORDERS, attempt
 
@@ -123,6 +125,7 @@ RECORDS = {
     "filing": ClerkFilingForm,
     "mailing": MailingForm,
     "document": DocumentForm,
+    "hearing_service": HearingServiceForm,
 }
 
 
@@ -134,10 +137,10 @@ def _render_detail(request, pk, *, bound=None, status=200):
     )
     bound = bound or {}
 
-    def record_form(name, offered=True):
+    def record_form(name, offered=True, **initial):
         if not offered:
             return None
-        return bound.get(name) or RECORDS[name](prefix=name)
+        return bound.get(name) or RECORDS[name](prefix=name, initial=initial)
 
     return render(
         request,
@@ -152,6 +155,12 @@ def _render_detail(request, pk, *, bound=None, status=200):
             "filing_form": record_form("filing", appeal.awaits_clerk_filing()),
             "mailing_form": record_form("mailing", appeal.awaits_mailing()),
             "document_form": record_form("document"),
+            "hearing_service_form": record_form(
+                "hearing_service",
+                appeal.hearing_notice_to_send(),
+                sent_to=appeal.appellant.name,
+            ),
+            "hearing_services": appeal.hearing_notice_services.all(),
         },
         status=status,
     )
@@ -159,10 +168,16 @@ def _render_detail(request, pk, *, bound=None, status=200):
 
 def _scheduled(appeal, user, d):
     scheduled, warning = svc.appeal_schedule_hearing(
-        appeal=appeal, actor=user, hearing_at=d["hearing_at"], location=d["location"]
+        appeal=appeal,
+        actor=user,
+        hearing_at=d.get("hearing_at"),
+        location=d.get("location", ""),
+        meeting=d.get("meeting"),
     )
     when = timezone.localtime(scheduled.hearing_at)
     words = f"Hearing scheduled for {when:%A %Y-%m-%d %H:%M}."
+    if scheduled.meeting_id:
+        words += f" At the Board meeting: {scheduled.hearing_location}."
     return scheduled, f"{words} {warning}" if warning else words
 
 
@@ -231,6 +246,17 @@ def appeal_record(request, pk, record):
 
     def call():
         d = form.cleaned_data
+        if record == "hearing_service":
+            sent = meeting_svc.hearing_notice_record_service(
+                appeal=appeal,
+                actor=user,
+                method=d["method"],
+                served_on=d["served_on"],
+                sent_to=d["sent_to"],
+                article_number=d["article_number"],
+                served_by=d["served_by"],
+            )
+            return appeal, f"Sending of the notice of hearing recorded: {sent}."
         if record == "filing":
             return svc.appeal_record_clerk_filing(
                 appeal=appeal, actor=user, filed_on=d["filed_on"]
@@ -254,7 +280,7 @@ def appeal_record(request, pk, record):
     if done is None:
         return _render_detail(request, pk, bound={record: form})
     _, said = done
-    if record == "document":
+    if record in ("document", "hearing_service"):
         messages.success(request, said)
     elif said:  # a warning: recorded after the five days of R-APL-3
         messages.warning(request, said)
@@ -284,3 +310,22 @@ def hearings_ics(request):
     return HttpResponse(
         to_ical(ical_events(request.user)), content_type="text/calendar"
     )
+
+
+@role_required(*APPEAL_RECORDERS)
+def appeal_packet(request, pk):
+    """The Board's hearing packet of the appeal: one PDF with bookmarks."""
+    from ..packet import hearing_packet
+
+    appeal = get_object_or_404(
+        Appeal.objects.select_related("notice__case", "appellant"), pk=pk
+    )
+    if not appeal.may_have_a_packet():
+        raise Http404("Schedule the hearing first.")
+    pdf, _ = hearing_packet(appeal)
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = (
+        f'inline; filename="{appeal.notice.case.number}-appeal-{appeal.pk}-packet.pdf"'
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    return response

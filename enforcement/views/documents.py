@@ -17,14 +17,25 @@ from cases.roles import CASE_READERS, role_required
 from cases.workflow import actions
 from inspections.models import Inspection, WarrantApplication
 
-from ..models import AccessSuspension, AccessTermination, Appeal, CorrectiveAction
+from ..models import (
+    AccessSuspension,
+    AccessTermination,
+    Appeal,
+    BoardMeeting,
+    CorrectiveAction,
+)
 
 # URL word → (model, the kinds it documents, its page)
 SOURCES = {
     "appeal": (
         Appeal,
-        (DocumentKind.APPEAL_DECISION,),
+        (DocumentKind.HEARING_NOTICE, DocumentKind.APPEAL_DECISION),
         lambda o: ("enforcement:appeal_detail", {"pk": o.pk}),
+    ),
+    "meeting": (
+        BoardMeeting,
+        (DocumentKind.MEETING_AGENDA,),
+        lambda o: ("enforcement:meeting_detail", {"pk": o.pk}),
     ),
     "corrective": (
         CorrectiveAction,

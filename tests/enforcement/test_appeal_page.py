@@ -72,7 +72,7 @@ def test_a_refused_hearing_keeps_what_the_clerk_typed(appeal, client_as):
     )
     assert response.status_code == 200
     html = response.content.decode()
-    assert "This field is required" in html
+    assert "Choose a meeting, or give the hearing date and time." in html
     assert 'value="Hall B"' in html
     appeal.refresh_from_db()
     assert appeal.hearing_at is None

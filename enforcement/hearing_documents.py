@@ -1,0 +1,306 @@
+"""The documents of the Board's hearings (R-APL-2): the notice of hearing to the
+appellant (a copy to the SMO) and the agenda of a Board meeting. Each a facts
+contract registered with cases.documents.registry, issued through the pipeline
+(frozen, hashed, versioned, rendered by WeasyPrint in the worker).
+
+Dates are facts from the records and the deadline engine: the hearing's day and
+time are the meeting's, the hearing-by date the stored R-APL-2 deadline."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import ClassVar
+
+from django.conf import settings
+from django.utils import timezone
+
+from cases.documents.contracts import (
+    Contact,
+    DocumentFacts,
+    DocumentKind,
+    FactsInvalid,
+    Recipient,
+    Signatory,
+    blank,
+    clerk_office,
+    village_contact,
+)
+from cases.documents.registry import register
+from cases.documents.samples import sample_common
+
+from .documents import CLERK_TITLE, _premises, _recipient, _today, notice_number
+
+WHAT_TO_BRING = (
+    "This notice and the notice of violation appealed",
+    "Any documents, photographs, test results or plans you want the Board to "
+    "consider (bring six copies, or file them with the Village Clerk beforehand)",
+    "The names of any witnesses who will speak for you",
+)
+
+
+def clock(moment: dt.datetime | dt.time) -> str:
+    """'7:30 PM'."""
+    return moment.strftime("%I:%M %p").lstrip("0")
+
+
+def change_request_text() -> str:
+    return (
+        "To ask for another date, write to the Village Clerk at "
+        f"{clerk_office()} or call {settings.VILLAGE['phone']} as soon as you "
+        "can, giving the case number and the reason. The Board decides on the "
+        "request and the Clerk tells you the new date in writing."
+    )
+
+
+# --- notice of hearing (R-APL-2) ----------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class HearingNoticeFacts(DocumentFacts):
+    """Notice to the appellant (copy to the SMO) of the date, time and place of
+    the Board's hearing of the appeal of a notice of violation."""
+
+    kind: ClassVar[str] = DocumentKind.HEARING_NOTICE
+    template: ClassVar[str] = "documents/hearing_notice.html"
+    rule_id: ClassVar[str] = "R-APL-2"
+    base_rules: ClassVar[tuple[str, ...]] = ("R-APL-1", "R-APL-2", "R-APL-3")
+
+    notice_number: str
+    notice_issued_on: dt.date
+    premises_address: str = ""
+    appeal_number: str
+    appeal_filed_on: dt.date
+    hearing_on: dt.date
+    hearing_time: str
+    hearing_place: str
+    hearing_by: dt.date | None = None
+    copy_to: str = ""
+    what_to_bring: tuple[str, ...] = WHAT_TO_BRING
+    change_request: str = ""
+
+    def problems(self) -> list[str]:
+        found = super().problems()
+        if blank(self.notice_number):
+            found.append("the notice of violation appealed is not identified")
+        if not isinstance(self.hearing_on, dt.date):
+            found.append("the date of the hearing is missing")
+        if blank(self.hearing_time):
+            found.append("the time of the hearing is missing")
+        if blank(self.hearing_place):
+            found.append("the place of the hearing is missing")
+        if blank(self.change_request):
+            found.append("how to ask for a change of date is missing")
+        if (
+            isinstance(self.hearing_on, dt.date)
+            and isinstance(self.issued_on, dt.date)
+            and self.hearing_on < self.issued_on
+        ):
+            found.append("the hearing is before the date of this notice")
+        return found
+
+
+def sample_hearing_notice() -> HearingNoticeFacts:
+    return HearingNoticeFacts(
+        **sample_common(
+            number="HRG-2026-0001",
+            signatory=Signatory(name="Casey Clerk", title=CLERK_TITLE),
+            contact=Contact(name="Village Clerk", phone="(631) 476-4043"),
+        ),
+        notice_number="NOV-2026-0001",
+        notice_issued_on=dt.date(2026, 2, 20),
+        premises_address="12 Sample Lane, Poquott, NY 11733",
+        appeal_number="Appeal 1",
+        appeal_filed_on=dt.date(2026, 2, 27),
+        hearing_on=dt.date(2026, 3, 24),
+        hearing_time="7:30 PM",
+        hearing_place="Village Hall, 45 Birchwood Avenue",
+        hearing_by=dt.date(2026, 3, 29),
+        copy_to="Stormwater Management Officer",
+        change_request="To ask for another date, write to the Village Clerk.",
+    )
+
+
+def hearing_notice_number(appeal) -> str:
+    return f"HRG-{appeal.pk}"
+
+
+@register(
+    DocumentKind.HEARING_NOTICE,
+    facts=HearingNoticeFacts,
+    source="enforcement.appeal",
+    sample=sample_hearing_notice,
+    case_of=lambda appeal: appeal.notice.case,
+)
+def hearing_notice_contract(appeal) -> HearingNoticeFacts:
+    """The notice of hearing once the hearing is scheduled: the meeting's date,
+    time and place as recorded on the appeal; the hearing-by date as stored."""
+    from .services.appeals import hearing_by
+
+    if appeal.hearing_at is None or not appeal.hearing_location.strip():
+        raise FactsInvalid(
+            DocumentKind.HEARING_NOTICE,
+            ["schedule the hearing (date, time and place) first"],
+        )
+    notice = appeal.notice
+    when = timezone.localtime(appeal.hearing_at)
+    return HearingNoticeFacts(
+        case_number=notice.case.number,
+        document_number=hearing_notice_number(appeal),
+        issued_on=_today(),
+        recipient=_recipient(appeal.appellant.name, appeal.appellant.mailing_address),
+        contact=Contact(name="Village Clerk", phone=settings.VILLAGE["phone"]),
+        signatory=Signatory(name="Village Clerk", title=CLERK_TITLE),
+        notice_number=notice_number(notice),
+        notice_issued_on=notice.issued_on,
+        premises_address=_premises(notice.case),
+        appeal_number=f"Appeal {appeal.pk}",
+        appeal_filed_on=appeal.filed_on,
+        hearing_on=when.date(),
+        hearing_time=clock(when),
+        hearing_place=appeal.hearing_location,
+        hearing_by=hearing_by(appeal),
+        copy_to=village_contact().name,
+        change_request=change_request_text(),
+    )
+
+
+# --- agenda of a Board meeting ---------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class AgendaItem:
+    number: int
+    appeal_number: str
+    appellant: str
+    case_number: str
+    notice_number: str
+    premises_address: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class MeetingAgendaFacts(DocumentFacts):
+    """The hearings on appeal at one meeting of the Board of Trustees."""
+
+    kind: ClassVar[str] = DocumentKind.MEETING_AGENDA
+    template: ClassVar[str] = "documents/meeting_agenda.html"
+    rule_id: ClassVar[str] = "R-APL-2"
+    base_rules: ClassVar[tuple[str, ...]] = ("R-APL-2",)
+
+    meeting_on: dt.date
+    meeting_time: str
+    meeting_place: str
+    items: tuple[AgendaItem, ...] = ()
+    notes: str = ""
+
+    def problems(self) -> list[str]:
+        found = super().problems()
+        if not isinstance(self.meeting_on, dt.date):
+            found.append("the date of the meeting is missing")
+        if blank(self.meeting_place):
+            found.append("the place of the meeting is missing")
+        if not self.items:
+            found.append("no hearing is scheduled at this meeting")
+        return found
+
+
+def sample_meeting_agenda() -> MeetingAgendaFacts:
+    return MeetingAgendaFacts(
+        **sample_common(
+            number="AGN-2026-0001",
+            case_number="MS4-2026-0001",
+            signatory=Signatory(name="Casey Clerk", title=CLERK_TITLE),
+            contact=Contact(name="Village Clerk", phone="(631) 476-4043"),
+            recipient=Recipient(name="The Board of Trustees"),
+        ),
+        meeting_on=dt.date(2026, 3, 24),
+        meeting_time="7:30 PM",
+        meeting_place="Village Hall",
+        items=(
+            AgendaItem(
+                number=1,
+                appeal_number="Appeal 1",
+                appellant="Pat Example",
+                case_number="MS4-2026-0001",
+                notice_number="NOV-2026-0001",
+                premises_address="12 Sample Lane",
+            ),
+        ),
+    )
+
+
+def agenda_number(meeting) -> str:
+    return f"AGN-{meeting.date:%Y%m%d}-{meeting.pk}"
+
+
+def agenda_items(meeting) -> tuple[AgendaItem, ...]:
+    return tuple(
+        AgendaItem(
+            number=n,
+            appeal_number=f"Appeal {a.pk}",
+            appellant=a.appellant.name,
+            case_number=a.notice.case.number,
+            notice_number=notice_number(a.notice),
+            premises_address=_premises(a.notice.case),
+        )
+        for n, a in enumerate(meeting.hearings(), 1)
+    )
+
+
+def agenda_case(meeting):
+    """The case the agenda is filed on: that of the meeting's first hearing (an
+    issued document belongs to a case)."""
+    first = meeting.hearings().first()
+    if first is None:
+        raise FactsInvalid(
+            DocumentKind.MEETING_AGENDA, ["no hearing is scheduled at this meeting"]
+        )
+    return first.notice.case
+
+
+@register(
+    DocumentKind.MEETING_AGENDA,
+    facts=MeetingAgendaFacts,
+    source="enforcement.boardmeeting",
+    sample=sample_meeting_agenda,
+    case_of=agenda_case,
+)
+def meeting_agenda_contract(meeting) -> MeetingAgendaFacts:
+    case = agenda_case(meeting)
+    return MeetingAgendaFacts(
+        case_number=case.number,
+        document_number=agenda_number(meeting),
+        issued_on=_today(),
+        recipient=Recipient(name="The Board of Trustees"),
+        contact=Contact(name="Village Clerk", phone=settings.VILLAGE["phone"]),
+        signatory=Signatory(name="Village Clerk", title=CLERK_TITLE),
+        meeting_on=meeting.date,
+        meeting_time=clock(meeting.time),
+        meeting_place=meeting.place,
+        items=agenda_items(meeting),
+        notes=meeting.notes,
+    )
+
+
+def agenda_text(meeting) -> str:
+    """The agenda as plain text, for the village website."""
+    lines = [
+        f"{settings.VILLAGE['name']}",
+        "Board of Trustees: hearings on appeals of notices of violation",
+        f"{meeting.date:%A, %B} {meeting.date.day}, {meeting.date:%Y}, "
+        f"{clock(meeting.time)}, {meeting.place}",
+        "",
+    ]
+    items = agenda_items(meeting)
+    for item in items:
+        lines.append(
+            f"{item.number}. {item.appeal_number}: {item.appellant}, "
+            f"{item.premises_address or 'premises not recorded'} "
+            f"(case {item.case_number}, notice {item.notice_number})"
+        )
+    if not items:
+        lines.append("No hearing is scheduled.")
+    if meeting.notes.strip():
+        lines += ["", meeting.notes.strip()]
+    lines += ["", f"Questions: the Village Clerk, {settings.VILLAGE['phone']}."]
+    return "\n".join(lines)

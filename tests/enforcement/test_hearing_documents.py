@@ -1,0 +1,144 @@
+"""The notice of hearing and the agenda go through the document pipeline
+(frozen, hashed, versioned); the notice's sending is recorded like a notice's
+service."""
+
+import datetime as dt
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+from pypdf import PdfReader
+
+from cases.documents.contracts import DocumentKind, FactsInvalid
+from cases.documents.services import document_render, issue_for
+from cases.models import IssuedDocument
+from cases.workflow import Refused
+from enforcement.hearing_documents import agenda_text, hearing_notice_contract
+from enforcement.models import HearingNoticeService
+from enforcement.services import meetings as meeting_services
+
+from .conftest import village_day
+
+
+@pytest.fixture(autouse=True)
+def private_media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
+def _issued_notice_of_hearing(appeal, clerk_user):
+    with village_day(dt.date(2026, 3, 11)):
+        document = issue_for(
+            kind=DocumentKind.HEARING_NOTICE, source=appeal, actor=clerk_user
+        )
+    return document_render(document_id=document.pk)
+
+
+def _text(document):
+    with document.pdf.open("rb") as handle:
+        return " ".join(page.extract_text() for page in PdfReader(handle).pages)
+
+
+def test_a_notice_of_hearing_needs_a_scheduled_hearing(appeal):
+    with pytest.raises(FactsInvalid, match="schedule the hearing"):
+        hearing_notice_contract(appeal)
+
+
+def test_the_notice_of_hearing_states_date_time_place_and_the_notice(
+    scheduled_appeal, clerk_user
+):
+    document = _issued_notice_of_hearing(scheduled_appeal, clerk_user)
+    assert document.is_issued and len(document.sha256) == 64
+    assert document.version == 1
+    assert document.facts["hearing_on"] == "2026-03-24"
+    assert document.facts["hearing_time"] == "7:00 PM"
+    text = _text(document)
+    for words in (
+        "Tuesday, March 24, 2026",
+        "7:00 PM",
+        "Village Hall",
+        f"NOV-{scheduled_appeal.notice_id}",
+        "What to bring",
+        "If you cannot come on that date",
+    ):
+        assert words in text, words
+    # issued again: a correction, version 2
+    with village_day(dt.date(2026, 3, 12)):
+        again = issue_for(
+            kind=DocumentKind.HEARING_NOTICE, source=scheduled_appeal, actor=clerk_user
+        )
+    assert again.version == 2 and again.supersedes == document
+
+
+def test_only_the_clerk_issues_the_notice_of_hearing(scheduled_appeal, client_as):
+    url = reverse(
+        "enforcement:document_issue",
+        args=["appeal", scheduled_appeal.pk, DocumentKind.HEARING_NOTICE],
+    )
+    assert client_as("smo").post(url).status_code == 403
+    with village_day(dt.date(2026, 3, 11)):
+        assert client_as("clerk").post(url).status_code == 302
+    assert IssuedDocument.objects.filter(kind=DocumentKind.HEARING_NOTICE).exists()
+
+
+def test_the_sending_is_recorded_with_the_article_number(
+    scheduled_appeal, clerk_user, smo_user
+):
+    document = _issued_notice_of_hearing(scheduled_appeal, clerk_user)
+    scheduled_appeal.refresh_from_db()
+    with village_day(dt.date(2026, 3, 12)):
+        with pytest.raises(ValidationError):
+            meeting_services.hearing_notice_record_service(
+                appeal=scheduled_appeal,
+                actor=clerk_user,
+                method="certified",
+                served_on=dt.date(2026, 3, 12),
+                sent_to="Pat Owner",
+            )
+        with pytest.raises(Refused):
+            meeting_services.hearing_notice_record_service(
+                appeal=scheduled_appeal,
+                actor=smo_user,
+                method="personal",
+                served_on=dt.date(2026, 3, 12),
+                sent_to="Pat Owner",
+            )
+        sent = meeting_services.hearing_notice_record_service(
+            appeal=scheduled_appeal,
+            actor=clerk_user,
+            method="certified",
+            served_on=dt.date(2026, 3, 12),
+            sent_to="Pat Owner",
+            article_number="9407 1111",
+        )
+    assert sent.document == document
+    assert HearingNoticeService.objects.get().article_number == "9407 1111"
+
+
+def test_the_appeal_page_offers_the_notice_and_then_its_sending(
+    scheduled_appeal, clerk_user, client_as
+):
+    client = client_as("clerk")
+    page = client.get(scheduled_appeal.get_absolute_url()).content.decode()
+    assert "Notice of hearing on appeal" in page
+    assert "Record the sending" not in page
+    _issued_notice_of_hearing(scheduled_appeal, clerk_user)
+    page = client.get(scheduled_appeal.get_absolute_url()).content.decode()
+    assert "Record the sending" in page
+
+
+def test_the_agenda_lists_the_hearings_as_pdf_and_as_text(
+    scheduled_appeal, clerk_user, client_as
+):
+    meeting = scheduled_appeal.meeting
+    text = agenda_text(meeting)
+    assert "Tuesday, March 24, 2026, 7:00 PM, Village Hall" in text
+    assert f"Appeal {scheduled_appeal.pk}: Pat Owner" in text
+    with village_day(dt.date(2026, 3, 11)):
+        document = issue_for(
+            kind=DocumentKind.MEETING_AGENDA, source=meeting, actor=clerk_user
+        )
+    document = document_render(document_id=document.pk)
+    assert f"NOV-{scheduled_appeal.notice_id}" in _text(document)
+    page = client_as("clerk").get(meeting.get_absolute_url()).content.decode()
+    assert 'data-testid="agenda-text"' in page
+    assert "Agenda of the Board of Trustees" in page
