@@ -284,9 +284,22 @@ def test_inspector_sees_remedies_to_concur_in_and_they_leave_when_done(
 
 
 def test_smo_sees_triage_outbox_and_no_clerks_queue(client_as, clerk_work):
+    from tests.outbox.factories import OutgoingMessageFactory
+
+    from .factories import ReportFactory
+
+    waiting = ReportFactory()
+    OutgoingMessageFactory(failed=True, recipient="f@example.org")
+    OutgoingMessageFactory(recipient="p@example.org")
+    OutgoingMessageFactory(sent=True, recipient="gone@example.org")
     html = _home(client_as("smo"))
-    assert "Waiting for triage" in html
-    assert 'data-testid="outbox-dashboard"' in html
+    assert "Waiting for triage" in html and waiting.tracking_code in html
+    assert 'data-testid="outbox-dashboard"' in html  # the count include, kept
+    queue = html.split('data-testid="outbox-queue"', 1)[1].split("</section>")[0]
+    assert "failed</span>" in queue and "to f@example.org" in queue
+    assert "waiting</span>" in queue and "to p@example.org" in queue
+    assert "gone@example.org" not in queue
+    assert reverse("outbox:list") in queue
     assert 'data-testid="clerk-queue"' not in html
     assert 'data-testid="attorney-queue"' not in html
 
@@ -322,6 +335,9 @@ def test_the_home_page_costs_the_same_with_more_work(
     _scheduled(smo_user, clerk_user, 41, dt.date(2026, 11, 20), aware(2026, 12, 11))
     _decided(smo_user, clerk_user, 42, dt.date(2026, 12, 1))
     assert count() == before
+    # Session, user, roles, the deadline panels, the activity, and a fixed few
+    # per list of the queue (17 on 2026-12-03).
+    assert before <= 20
 
 
 @pytest.mark.parametrize(
