@@ -63,7 +63,6 @@ def hearing_groups(today: dt.date, limit: int = QUEUE_SIZE) -> list[HearingGroup
         .filter(status=AppealStatus.HEARING_SCHEDULED, hearing_at__lt=until)
         .order_by("hearing_at", "pk")[:limit]
     )
-    start, _ = engine.due_window(today)
 
     def sitting(appeal):
         return (
@@ -73,7 +72,9 @@ def hearing_groups(today: dt.date, limit: int = QUEUE_SIZE) -> list[HearingGroup
 
     groups = []
     for (day, location), rows in groupby(appeals, key=sitting):
-        group = HearingGroup(day=day, location=location, held=day < start)
+        group = HearingGroup(
+            day=day, location=location, held=engine.is_past_due(day, today)
+        )
         for appeal in rows:
             appeal.queue_limit = _limit("Hearing by", appeal.hearing_by, today)
             group.appeals.append(appeal)

@@ -149,6 +149,7 @@ def test_clerk_sees_the_hearings_of_the_next_30_days_by_sitting(
     held = clerk_work["hearing_held"]
     assert f"Record the decision: appeal {held.pk}<" in flat
     assert "held — decision to record" in flat
+    assert "after the hearing-by date" not in flat  # all within R-APL-2
     assert f"appeal {clerk_work['hearing_far'].pk}<" not in flat  # Jan 20: past 30 days
     # Scheduled appeals are not among those waiting for a date.
     to_schedule = html.split('data-testid="queue-to-schedule"', 1)[1].split("</ul>")[0]
@@ -171,6 +172,17 @@ def test_clerk_sees_decisions_to_file_and_mail_with_the_five_day_clock(
     assert "mail by Mon, Nov 30, 2026" in late and "overdue by 3 days" in late
     later = _row(html, queue, f"appeal {clerk_work['decided_later'].pk}<")
     assert "Mon, Dec 7, 2026" in later and "4 days left" in later
+
+
+def test_a_hearing_after_the_hearing_by_date_is_flagged_in_the_queue(
+    clerk_client, smo_user, clerk_user
+):
+    late = _scheduled(
+        smo_user, clerk_user, 50, dt.date(2026, 11, 1), aware(2026, 12, 8)
+    )
+    html = " ".join(_home(clerk_client).split())
+    row = html.split(f"Hearing: appeal {late.pk}<", 1)[1].split("</li>")[0]
+    assert "after the hearing-by date Tue, Dec 1, 2026" in row
 
 
 def test_an_item_leaves_the_clerks_queue_when_its_action_is_recorded(
