@@ -19,7 +19,7 @@ from .models import (
     Premises,
     Report,
 )
-from .outbox.selectors import delivery_counts
+from .outbox.selectors import delivery_counts, failed_messages, pending_messages
 from .roles import CASE_READERS, Role, has_role
 
 DUPLICATE_RADIUS_M = 150
@@ -149,6 +149,10 @@ def dashboard_for(user) -> dict:
         )
         data["open_count"] = Case.objects.exclude(status__in=CLOSED_STATUSES).count()
         data["outbox_counts"] = delivery_counts()
+    data["is_clerk"] = has_role(user, Role.CLERK)
+    data["is_attorney"] = has_role(user, Role.ATTORNEY)
+    data["is_building_inspector"] = has_role(user, Role.BUILDING_INSPECTOR)
+    data.update(_work_queues(user, data))
     if data["is_reader"]:
         data["recent_events"] = list(
             CaseEvent.objects.select_related("case", "premises", "actor").order_by(
@@ -156,6 +160,26 @@ def dashboard_for(user) -> dict:
             )[:15]
         )
     return data
+
+
+def _work_queues(user, data) -> dict:
+    """Each role's work queue on the home page (enforcement.work_queues)."""
+    from enforcement import work_queues
+
+    out = {}
+    if data["is_smo"]:
+        out["failed_messages"] = failed_messages(limit=OUTBOX_ON_DASHBOARD)
+        out["pending_messages"] = pending_messages(limit=OUTBOX_ON_DASHBOARD)
+    if data["is_clerk"]:
+        out["clerk"] = work_queues.clerk_queue(user)
+    if data["is_attorney"]:
+        out["to_recommend"] = work_queues.signoff_queue(user, Role.ATTORNEY)
+    if data["is_building_inspector"]:
+        out["to_concur"] = work_queues.signoff_queue(user, Role.BUILDING_INSPECTOR)
+    return out
+
+
+OUTBOX_ON_DASHBOARD = 5
 
 
 # --- the case list ------------------------------------------------------------------

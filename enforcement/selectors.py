@@ -214,14 +214,17 @@ def appeal_clerk_lists(today=None, limit: int | None = APPEAL_SECTION_SIZE) -> d
     return result
 
 
-def signoffs_awaiting(user):
+SIGNOFF_STATUS = {
+    Role.ATTORNEY: AlternativeStatus.PROPOSED,  # waits for the recommendation
+    Role.BUILDING_INSPECTOR: AlternativeStatus.RECOMMENDED,  # for the concurrence
+}
+
+
+def signoffs_awaiting(user, *, roles=tuple(SIGNOFF_STATUS)):
     """Alternative remedies waiting for this user's sign-off: the Municipal
-    Attorney's recommendation, then the Building Inspector's concurrence."""
-    statuses = []
-    if has_role(user, Role.ATTORNEY):
-        statuses.append(AlternativeStatus.PROPOSED)
-    if has_role(user, Role.BUILDING_INSPECTOR):
-        statuses.append(AlternativeStatus.RECOMMENDED)
+    Attorney's recommendation, then the Building Inspector's concurrence.
+    `roles` narrows it to the sign-offs of those roles (a home page section)."""
+    statuses = [SIGNOFF_STATUS[role] for role in roles if has_role(user, role)]
     return (
         AlternativeRemedy.objects.filter(status__in=statuses)
         .select_related("case", "party")

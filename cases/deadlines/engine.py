@@ -38,10 +38,12 @@ __all__ = [
     "UnknownRule",
     "compute",
     "continued_violation_weeks",
+    "days_left_words",
     "due_window",
     "is_due_soon",
     "is_past_due",
     "rule_choices",
+    "waited_words",
 ]
 
 _ONE_DAY = dt.timedelta(days=1)
@@ -277,6 +279,31 @@ def is_due_soon(due: dt.date, on: dt.date) -> bool:
     """``due`` falls in the week from ``on`` (``on`` itself included)."""
     start, end = due_window(on)
     return start <= due < end
+
+
+def _day_count(n: int) -> str:
+    return f"{n} day{'' if n == 1 else 's'}"
+
+
+def days_left_words(due: dt.date, on: dt.date) -> str:
+    """How a work queue says how soon ``due`` is, on day ``on``, in calendar
+    days: "due today", "3 days left", "overdue by 2 days" (past due by
+    :func:`is_past_due`, the one definition)."""
+    require_date(due, "due")
+    start, _ = due_window(on)
+    if is_past_due(due, on):
+        return f"overdue by {_day_count((start - due).days)}"
+    left = (due - start).days
+    return "due today" if left == 0 else f"{_day_count(left)} left"
+
+
+def waited_words(since: dt.date, on: dt.date) -> str:
+    """How long something has waited on day ``on`` since ``since``: "since
+    today", "waiting 1 day", "waiting 12 days"."""
+    require_date(since, "since")
+    require_date(on, "on")
+    waited = (on - since).days
+    return "since today" if waited <= 0 else f"waiting {_day_count(waited)}"
 
 
 @dataclass(frozen=True)
