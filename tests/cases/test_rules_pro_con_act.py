@@ -23,6 +23,8 @@ from cases.models import (
 )
 from cases.services import Refused, case_add_party, case_open, case_run_transition
 
+from ..steps import case_confirmed
+
 pytestmark = pytest.mark.django_db
 
 TODAY = timezone.localdate
@@ -45,7 +47,10 @@ def post_step(client, case, name, **fields):
     case.refresh_from_db()
     return client.post(
         reverse("cases:transition", args=[case.number, name]),
-        {"expected_status": case.status, "expected_version": case.version, **fields},
+        case_confirmed(
+            {"expected_status": case.status, "expected_version": case.version},
+            **fields,
+        ),
     )
 
 
