@@ -12,3 +12,10 @@ def confirmed(step: str, data: dict | None = None, **more) -> dict:
 def case_confirmed(data: dict | None = None, **more) -> dict:
     """A case step's form (`cases:transition`, unprefixed) with its box ticked."""
     return {**(data or {}), **more, "confirm": CONFIRM}
+
+
+def tick_confirmation(page, step: str | None = None) -> None:
+    """In a browser: tick the "I confirm: …" box of step `step`'s form (a
+    workflow step) or of the case step page's form (`step=None`)."""
+    name = f"{step}-confirm" if step else "confirm"
+    page.locator(f'input[name="{name}"]').check()
