@@ -148,3 +148,35 @@ def test_a_step_that_is_not_binding_asks_for_no_confirmation(issued_notice, smo_
 def test_the_general_sentence_for_a_binding_step_without_its_own_words():
     text = confirm_text(object(), {"label": "Do it", "binding": True})
     assert "“Do it” is legally binding" in text
+
+
+def test_a_drafts_preview_is_marked_draft_on_every_page_and_the_issued_html_not():
+    import io
+
+    from pypdf import PdfReader
+
+    from cases.documents.contracts import DocumentKind
+    from cases.documents.registry import sample_facts
+    from cases.documents.render import render_html, render_pdf
+    from cases.documents.services import document_preview
+
+    kind = DocumentKind.NOTICE_OF_VIOLATION
+    preview = document_preview(kind, sample_facts(kind))
+    issued = render_html(kind, sample_facts(kind))
+    assert 'data-testid="draft-watermark"' in preview
+    assert "DRAFT" not in issued
+    pages = PdfReader(io.BytesIO(render_pdf(preview, pdf_variant=None))).pages
+    assert all("DRAFT" in p.extract_text() for p in pages)
+
+
+def test_the_draft_preview_page_says_draft(client_as):
+    from cases.documents.contracts import DocumentKind
+
+    html = (
+        client_as("smo")
+        .get(
+            reverse("documents:sample_preview", args=[DocumentKind.NOTICE_OF_VIOLATION])
+        )
+        .content.decode()
+    )
+    assert "DRAFT — a preview, not issued" in html
