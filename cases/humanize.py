@@ -17,6 +17,8 @@ TIME = "g:i A"
 def human_date(value) -> str:
     if not value:
         return ""
+    if not isinstance(value, dt.date):  # already words (a chronology row's text)
+        return str(value)
     if isinstance(value, dt.datetime):
         value = timezone.localtime(value) if timezone.is_aware(value) else value
     return date_format(value, DATE)
@@ -25,6 +27,8 @@ def human_date(value) -> str:
 def human_time(value) -> str:
     if not value:
         return ""
+    if not isinstance(value, (dt.datetime, dt.time)):
+        return str(value)
     if isinstance(value, dt.datetime) and timezone.is_aware(value):
         value = timezone.localtime(value)
     return date_format(value, TIME)
@@ -33,4 +37,6 @@ def human_time(value) -> str:
 def human_datetime(value) -> str:
     if not value:
         return ""
+    if not isinstance(value, dt.datetime):
+        return human_date(value)
     return f"{human_date(value)}, {human_time(value)}"

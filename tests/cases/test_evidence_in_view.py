@@ -104,3 +104,21 @@ def test_case_page_costs_the_same_for_1_and_6_reports(smo_client, smo_user):
         case=case, reports=[_report() for _ in range(5)], actor=smo_user
     )
     assert _count(smo_client, url) == small
+
+
+def test_staff_dates_read_as_words_and_names_are_plain(smo_client, smo_user):
+    import datetime as dt
+
+    from cases.humanize import human_date, human_datetime, human_time
+
+    assert human_date(dt.date(2026, 12, 3)) == "Thu, Dec 3, 2026"
+    assert human_time(dt.time(14, 4)) == "2:04 PM"
+    report = _report()
+    case = open_case_for(report, smo_user)
+    html = smo_client.get(reverse("cases:detail", args=[case.number])).content.decode()
+    assert f"opened {human_datetime(case.opened_at)}" in html
+    assert human_datetime(report.received_at) in html
+    assert "(R-PRO-1)" not in html
+    waiting = _report("wash-water")
+    triage = smo_client.get(reverse("cases:triage")).content.decode()
+    assert f"received {human_datetime(waiting.received_at)}" in triage
