@@ -53,7 +53,7 @@ def triage_queue() -> QuerySet[Report]:
     """Reports waiting for triage: not yet on any case, oldest first."""
     return (
         Report.objects.filter(case__isnull=True)
-        .prefetch_related("pollutant_categories")
+        .prefetch_related("pollutant_categories", "photos")
         .order_by("received_at")
     )
 
@@ -354,4 +354,7 @@ def parties_of_case(case: Case) -> QuerySet[Party]:
 
 
 def case_reports(case: Case) -> QuerySet[Report]:
-    return case.reports.order_by("received_at")
+    """The case's reports with what the evidence include shows (three queries)."""
+    return case.reports.prefetch_related("pollutant_categories", "photos").order_by(
+        "received_at"
+    )

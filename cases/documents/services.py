@@ -55,10 +55,41 @@ def may_issue(user, kind: str) -> bool:
     return has_role(user, *ISSUERS.get(kind, ()))
 
 
+# The preview only (never the issued HTML or PDF): "DRAFT" across every page, on
+# screen (a fixed element) and printed (a fixed element repeats on each page, and
+# the page margin says it too).
+DRAFT_MARK = (
+    "<style>"
+    "@page { @top-center { content: 'DRAFT — not issued'; color: #b00; } }"
+    ".draft-watermark { position: fixed; top: 40%; left: 0; right: 0;"
+    " text-align: center; font-size: 96pt; font-weight: bold; color: #b00;"
+    " opacity: .15; transform: rotate(-30deg); pointer-events: none;"
+    " z-index: 1000; }"
+    "</style>"
+)
+DRAFT_BANNER = (
+    '<div class="draft-watermark" data-testid="draft-watermark" aria-hidden="true">'
+    "DRAFT</div>"
+    '<p class="draft-banner" role="note" style="color:#b00;font-weight:bold">'
+    "DRAFT — a preview, not issued: nothing is stored.</p>"
+)
+
+
+def mark_draft(html: str) -> str:
+    """`html` marked DRAFT on every page (the preview's variant)."""
+    html = html.replace("</head>", DRAFT_MARK + "</head>", 1)
+    head, found, rest = html.partition("<body")
+    if not found:
+        return DRAFT_MARK + DRAFT_BANNER + html
+    tag_end = rest.index(">") + 1
+    return head + found + rest[:tag_end] + DRAFT_BANNER + rest[tag_end:]
+
+
 def document_preview(kind: str, facts: DocumentFacts) -> str:
-    """The HTML the document would have if issued now. Anyone who may read the
-    case may preview; nothing is stored. Raises FactsInvalid."""
-    return render_html(kind, facts)
+    """The HTML the document would have if issued now, marked DRAFT on every page
+    (`mark_draft`). Anyone who may read the case may preview; nothing is stored.
+    Raises FactsInvalid."""
+    return mark_draft(render_html(kind, facts))
 
 
 def document_issue(

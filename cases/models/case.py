@@ -423,7 +423,11 @@ class Case(ConcurrentTransitionMixin, models.Model):
         target=CaseStatus.UNFOUNDED,
         permission=smo_permission,
         conditions=[has_closing_reason],
-        custom={"label": "Close as unfounded"},
+        custom={
+            "label": "Close as unfounded",
+            "binding": True,
+            "confirm": "case_close",
+        },
     )
     def close_unfounded(self):
         self.closed_at = timezone.now()
@@ -434,7 +438,12 @@ class Case(ConcurrentTransitionMixin, models.Model):
         target=CaseStatus.EXEMPT,
         permission=smo_permission,
         conditions=[has_valid_exemption, approval_relied_on_in_force],
-        custom={"label": "Close as exempt", "rule_id": "R-PRO-2"},
+        custom={
+            "label": "Close as exempt",
+            "rule_id": "R-PRO-2",
+            "binding": True,
+            "confirm": "case_close",
+        },
     )
     def close_exempt(self):
         self.closed_at = timezone.now()
@@ -512,7 +521,7 @@ class Case(ConcurrentTransitionMixin, models.Model):
         target=CaseStatus.RESOLVED,
         permission=smo_permission,
         conditions=[has_elimination_record, activity_notified_if_activity],
-        custom={"label": "Record resolved"},
+        custom={"label": "Record resolved", "binding": True, "confirm": "case_close"},
     )
     def resolve(self):
         self.closed_at = timezone.now()

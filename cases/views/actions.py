@@ -3,14 +3,21 @@ machine, `cases.workflow.actions`), binding a step's form from a POST, and turni
 a service call's refusal into a message and form errors with the user's input kept.
 
 Views never test a status or a role name to decide what to show: they call
-`action_forms` and render `workflow/_actions.html`."""
+`action_forms` and render `workflow/_actions.html`.
 
+A legally binding step (`"binding": True` in its transition's `custom`) asks for
+a ticked "I confirm: …" box saying what it does and starts
+(`cases.confirmations`); the box is a field of the step's form, so a POST
+without it is refused by the form, server-side, with the user's input kept."""
+
+from django import forms as django_forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import redirect
 from django.utils.html import format_html, format_html_join
 
+from ..confirmations import confirm_text, is_binding
 from ..documents.contracts import FactsInvalid
 from ..documents.services import DocumentError
 from ..workflow import CaseChangedError, Refused, actions, transitions_of
@@ -39,6 +46,65 @@ class NoInput:
         return ""
 
 
+CONFIRM_FIELD = "confirm"
+CONFIRM_MISSING = (
+    "Tick “I confirm” to take this legally binding step; nothing was done."
+)
+
+
+class ConfirmOnly(django_forms.Form):
+    """The form of a binding step that asks for nothing but the confirmation."""
+
+    def __init__(self, data=None, files=None, *, prefix=None, **ignored):
+        super().__init__(data, files, prefix=prefix)
+
+
+def confirmation_field(text: str) -> django_forms.BooleanField:
+    """The "I confirm: …" box of a binding step (required: unticked, nothing is done)."""
+    return django_forms.BooleanField(
+        required=True,
+        label=f"I confirm: {text}",
+        error_messages={"required": CONFIRM_MISSING},
+    )
+
+
+def with_confirmation(form_class, text: str):
+    """`form_class` with the binding step's confirmation box as its last field."""
+    base = ConfirmOnly if form_class is NoInput else form_class
+    return type(
+        f"Confirmed{base.__name__}", (base,), {CONFIRM_FIELD: confirmation_field(text)}
+    )
+
+
+def step_form_class(obj, custom: dict, forms: dict):
+    """The form class of the step whose transition carries `custom`: with the
+    confirmation box when the step is binding."""
+    form_class = forms.get(custom.get("form", "plain"), NoInput)
+    if is_binding(custom):
+        return with_confirmation(form_class, confirm_text(obj, custom))
+    return form_class
+
+
+def step_custom(obj, name: str) -> dict:
+    """The `custom` of step `name` of `obj` from its present state ({} if none)."""
+    method = transitions_of(type(obj)).get(name)
+    meta = getattr(method, "_django_fsm", None)
+    if meta is None:
+        return {}
+    field_name = meta.field if isinstance(meta.field, str) else meta.field.name
+    state = getattr(obj, field_name)
+    if not meta.has_transition(state):
+        return {}
+    return meta.get_transition(state).custom
+
+
+def step_data(form) -> dict:
+    """What the step's service is given: the form's data without the confirmation."""
+    data = dict(getattr(form, "cleaned_data", None) or {})
+    data.pop(CONFIRM_FIELD, None)
+    return data
+
+
 def action_forms(obj, user, forms: dict, *, bound=None, form_kwargs=None) -> list:
     """(action, form) for each step `user` may take on `obj` from here: the form
     is `forms[action.form_key]` (prefixed by the step's name), or `bound` — the
@@ -48,7 +114,7 @@ def action_forms(obj, user, forms: dict, *, bound=None, form_kwargs=None) -> lis
     for action in actions(obj, user):
         form = bound.get(action.name)
         if form is None:
-            form_class = forms.get(action.form_key, NoInput)
+            form_class = step_form_class(obj, action.custom, forms)
             form = form_class(prefix=action.name, **(form_kwargs or {}))
         offered.append((action, form))
     return offered
@@ -63,8 +129,16 @@ def bind_step(request, obj, name: str, forms: dict, *, form_kwargs=None):
     meta = method._django_fsm
     if not any(t.has_perm(obj, request.user) for t in meta.transitions.values()):
         raise PermissionDenied("Your role does not allow that step.")
-    first = next(iter(meta.transitions.values()))
-    form_class = forms.get(first.custom.get("form", "plain"), NoInput)
+    # the transition from the state the record is in (its custom says whether it is
+    # binding), else the first one (its form refuses the step, with words)
+    field_name = meta.field if isinstance(meta.field, str) else meta.field.name
+    state = getattr(obj, field_name)
+    first = (
+        meta.get_transition(state)
+        if meta.has_transition(state)
+        else next(iter(meta.transitions.values()))
+    )
+    form_class = step_form_class(obj, first.custom, forms)
     return form_class(
         request.POST, request.FILES or None, prefix=name, **(form_kwargs or {})
     )
@@ -84,7 +158,7 @@ def take_step(request, record, name: str, forms: dict, steps: dict, page, **opti
         request, record, name, forms, form_kwargs=options.get("form_kwargs")
     )
     seen = request.POST.get("expected_status") or None
-    done = attempt(request, form, lambda: steps[name](form.cleaned_data or {}, seen))
+    done = attempt(request, form, lambda: steps[name](step_data(form), seen))
     if done is None:
         return page(bound={name: form})
     saved, words = done

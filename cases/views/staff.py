@@ -12,6 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from .. import selectors, services
+from ..confirmations import confirm_text, is_binding
 from ..forms import (
     TRANSITION_FORMS,
     AttachmentForm,
@@ -29,7 +30,7 @@ from ..paging import IdsFirstPaginator
 from ..roles import CASE_READERS, CASE_WRITERS, Role, has_role, role_required
 from ..services import SAFE_INLINE_TYPES
 from ..workflow import CaseChangedError, Refused, reasons_not
-from .actions import attempt, refusal_html
+from .actions import attempt, refusal_html, step_custom, with_confirmation
 
 PAGE_SIZE = 25
 
@@ -190,6 +191,9 @@ def case_transition(request, number, transition):
     form_class = TRANSITION_FORMS.get(transition)
     if form_class is None:
         raise Http404("No such action.")
+    custom = step_custom(case, transition)
+    if is_binding(custom):  # the "I confirm: …" box, checked by the form
+        form_class = with_confirmation(form_class, confirm_text(case, custom))
     offered = {a.name: a for a in services.available_transitions(case, request.user)}
     action = offered.get(transition)
     if request.method == "GET" and (action is None or not action.enabled):
@@ -214,7 +218,11 @@ def case_transition(request, number, transition):
             )
         if done is not None:
             case.refresh_from_db()
-            messages.success(request, f"{case.number}: {case.get_status_display()}.")
+            messages.success(
+                request,
+                f"{action.label if action else transition}: case {case.number} "
+                f"is now “{case.get_status_display()}”.",
+            )
             return redirect(_case_url(case))
     label = action.label if action is not None else transition
     return render(

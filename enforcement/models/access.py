@@ -150,6 +150,8 @@ class AccessSuspension(FlowModel):
             "label": "Record the notice of reasons",
             "rule_id": "R-SUS-1",
             "form": "notice",
+            "binding": True,
+            "confirm": "suspension_notice",
         },
     )
     def record_notice(self):
@@ -282,7 +284,13 @@ class AccessTermination(FlowModel):
         target=TerminationStatus.TERMINATED,
         permission=smo,
         conditions=[has_terminated_on],
-        custom={"label": "Terminate access", "rule_id": "R-SUS-2", "form": "terminate"},
+        custom={
+            "label": "Terminate access",
+            "rule_id": "R-SUS-2",
+            "form": "terminate",
+            "binding": True,
+            "confirm": "access_terminate",
+        },
     )
     def terminate(self):
         pass
@@ -338,6 +346,8 @@ class AccessTermination(FlowModel):
             "label": "Deny access in writing",
             "rule_id": "R-SUS-2",
             "form": "deny",
+            "binding": True,
+            "confirm": "access_deny",
         },
     )
     def deny_access(self):

@@ -257,7 +257,13 @@ class Appeal(FlowModel):
             modification_only_if_modified,
             decided_after_hearing,
         ],
-        custom={"label": "Record the decision", "rule_id": "R-APL-3", "form": "decide"},
+        custom={
+            "label": "Record the decision",
+            "rule_id": "R-APL-3",
+            "form": "decide",
+            "binding": True,
+            "confirm": "appeal_decide",
+        },
     )
     def decide(self):
         pass

@@ -430,7 +430,13 @@ class NoticeOfViolation(FlowModel):
             has_remediation_days_if_required,
             fine_within_tier,
         ],
-        custom={"label": "Issue the notice", "rule_id": "R-NOV-1", "form": "issue"},
+        custom={
+            "label": "Issue the notice",
+            "rule_id": "R-NOV-1",
+            "form": "issue",
+            "binding": True,
+            "confirm": "notice_issue",
+        },
     )
     def issue(self):
         self.recipient_name = self.recipient.name
@@ -481,7 +487,12 @@ class NoticeOfViolation(FlowModel):
         target=NoticeStatus.WITHDRAWN,
         permission=smo,
         conditions=[has_withdrawn_reason],
-        custom={"label": "Withdraw the notice", "form": "withdraw"},
+        custom={
+            "label": "Withdraw the notice",
+            "form": "withdraw",
+            "binding": True,
+            "confirm": "notice_withdraw",
+        },
     )
     def withdraw(self):
         self.withdrawn_on = timezone.localdate()

@@ -265,6 +265,8 @@ class SpillNotification(ConcurrentTransitionMixin, models.Model):
             "label": "Close the spill record",
             "rule_id": "R-SPL-1",
             "form": "close",
+            "binding": True,
+            "confirm": "spill_close",
         },
     )
     def close(self):

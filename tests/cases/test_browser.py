@@ -7,6 +7,7 @@ import pytest
 
 from cases.models import Case, CaseStatus
 from tests.conftest import browser_sign_in
+from tests.steps import tick_confirmation
 
 from .factories import ReportFactory
 
@@ -48,6 +49,7 @@ def test_smo_triages_a_report_confirms_and_resolves_and_reads_the_timeline(
         "2026-01-05"
     )
     page.get_by_label("How the elimination was verified").fill("Dye test negative")
+    tick_confirmation(page)
     page.get_by_role("button", name="Record resolved").click()
 
     assert page.get_by_test_id("case-status").inner_text() == "Resolved"

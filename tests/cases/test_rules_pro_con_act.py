@@ -23,6 +23,8 @@ from cases.models import (
 )
 from cases.services import Refused, case_add_party, case_open, case_run_transition
 
+from ..steps import case_confirmed
+
 pytestmark = pytest.mark.django_db
 
 TODAY = timezone.localdate
@@ -45,7 +47,10 @@ def post_step(client, case, name, **fields):
     case.refresh_from_db()
     return client.post(
         reverse("cases:transition", args=[case.number, name]),
-        {"expected_status": case.status, "expected_version": case.version, **fields},
+        case_confirmed(
+            {"expected_status": case.status, "expected_version": case.version},
+            **fields,
+        ),
     )
 
 
@@ -58,7 +63,8 @@ def page(client, case) -> str:
 
 def test_r_pro_1_a_confirmed_non_exempt_discharge_is_a_violation(smo_user, smo_client):
     """R-PRO-1: a discharge other than stormwater, not exempt, confirmed → the case
-    reads "Violation confirmed" under "Illicit discharge (R-PRO-1)"."""
+    reads "Violation confirmed" under "Illicit discharge", its rule id R-PRO-1 apart
+    (issue 16: plain names, the rule id as small text)."""
     case, owner = investigating(smo_user, CaseKind.ILLICIT_DISCHARGE)
     response = post_step(
         smo_client,
@@ -70,7 +76,9 @@ def test_r_pro_1_a_confirmed_non_exempt_discharge_is_a_violation(smo_user, smo_c
     )
     assert response.status_code == 302
     html = page(smo_client, case)
-    assert "Illicit discharge (R-PRO-1)" in html
+    assert "Illicit discharge (R-PRO-1)" not in html
+    assert "Illicit discharge" in html and 'data-testid="rule-id"' in html
+    assert "R-PRO-1</span>" in html
     assert "Violation confirmed" in html and "Grey water piped to the curb." in html
     case.refresh_from_db()
     assert case.status == CaseStatus.VIOLATION_CONFIRMED

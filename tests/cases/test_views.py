@@ -265,6 +265,7 @@ def test_second_officer_sees_case_changed_with_their_input_kept(smo_client, case
             "expected_status": seen_status,
             "expected_version": seen_version,
             "closing_reason": "My careful reasons",
+            "confirm": "on",  # the binding step's "I confirm" box
         },
     )
     html = response.content.decode()
@@ -307,6 +308,7 @@ def test_exempt_form_refuses_a_substantial_contributor_category(smo_client, case
             "expected_version": case.version,
             "exemption_basis": "category",
             "exempt_category": category.pk,
+            "confirm": "on",  # the binding step's "I confirm" box
         },
     )
     assert "substantial contributor" in response.content.decode()
@@ -337,6 +339,7 @@ def _close_exempt_by_approval(smo_client, case, reference):
             "expected_version": case.version,
             "exemption_basis": "smo_approval",
             "exemption_reference": reference,
+            "confirm": "on",  # the binding step's "I confirm" box
         },
     )
 
@@ -444,6 +447,7 @@ def test_unfounded_reasons_appear_in_the_chronology(smo_client, case):
             "expected_status": case.status,
             "expected_version": case.version,
             "closing_reason": "Clear sprinkler water",
+            "confirm": "on",  # the binding step's "I confirm" box
         },
     )
     event = case.events.get(kind="transition")

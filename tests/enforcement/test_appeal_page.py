@@ -11,6 +11,7 @@ from django.urls import reverse
 from cases.workflow import Refused
 from enforcement.models import Appeal, NoticeOfViolation
 from enforcement.services import appeals as appeal_services
+from tests.steps import confirmed
 
 pytestmark = pytest.mark.django_db
 
@@ -87,6 +88,7 @@ def test_a_decision_before_the_hearing_is_refused_with_the_input_kept(
             "decide-decision": "upheld",
             "decide-decided_on": "2026-03-20",  # the hearing is on 2026-03-24
             "decide-resolution": "Resolved to uphold.",
+            **confirmed("decide"),
         },
     )
     assert response.status_code == 200

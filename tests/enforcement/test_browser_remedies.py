@@ -24,6 +24,7 @@ from enforcement.models import (
 from enforcement.services import appeals as appeal_svc
 from enforcement.services import notices as notice_svc
 from tests.conftest import browser_sign_in
+from tests.steps import tick_confirmation
 
 from .conftest import draft, schedule_hearing
 
@@ -102,6 +103,9 @@ def take_step(page, label, **fields):
             control.select_option(label=value)
         else:
             control.fill(value)
+    box = form.locator('input[name$="-confirm"]')
+    if box.count():  # a legally binding step: tick "I confirm: …"
+        box.check()
     form.get_by_role("button", name=label).click()
 
 
@@ -136,6 +140,7 @@ def walk_emergency_suspension(page, case):
     form.get_by_label("Date the notice of reasons was sent").evaluate(
         "e => e.removeAttribute('required')"
     )
+    tick_confirmation(page, "record_notice")
     form.get_by_role("button", name="Record the notice of reasons").click()
     assert "Please correct the errors below" in page.content()
     form = step_form(page, "Record the notice of reasons")

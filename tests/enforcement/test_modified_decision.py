@@ -29,6 +29,7 @@ from enforcement.models import (
 from enforcement.services import appeals as svc
 from enforcement.services import notices as notice_svc
 from tests.documents.conftest import pdf_text
+from tests.steps import confirmed
 
 from .conftest import aware, schedule_hearing, village_day
 
@@ -179,6 +180,7 @@ def test_the_decision_form_records_what_was_modified(scheduled_appeal, client_as
         "decide-decision": "modified",
         "decide-decided_on": "2026-03-26",
         "decide-resolution": "The Board modifies the notice.",
+        **confirmed("decide"),
     }
     refused = client.post(url, form)
     assert refused.status_code == 200

@@ -21,6 +21,7 @@ from cases.services import Refused
 from enforcement.models import SuspensionStatus
 from enforcement.services import remedies as svc
 from tests.documents.conftest import pdf_text
+from tests.steps import confirmed
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +58,10 @@ def _issue(client, suspension):
 def _step(client, suspension, **data):
     url = f"{suspension.get_absolute_url()}step/record_notice/"
     fields = {f"record_notice-{k}": v for k, v in data.items()}
-    return client.post(url, {"expected_status": suspension.status, **fields})
+    return client.post(
+        url,
+        confirmed("record_notice", {"expected_status": suspension.status}, **fields),
+    )
 
 
 def test_issuing_the_notice_of_reasons_offers_to_record_its_service_and_meets_the_deadline(

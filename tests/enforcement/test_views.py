@@ -20,6 +20,7 @@ from enforcement.models import (
     RequirementKind,
 )
 from enforcement.services import notices as notice_services
+from tests.steps import confirmed
 
 from .conftest import village_day
 
@@ -145,7 +146,8 @@ def test_smo_drafts_and_issues_a_notice_through_the_screens(confirmed_case, clie
     notice = NoticeOfViolation.objects.get()
     assert response.status_code == 302
     response = client.post(
-        reverse("enforcement:notice_step", args=[notice.pk, "issue"])
+        reverse("enforcement:notice_step", args=[notice.pk, "issue"]),
+        confirmed("issue"),
     )
     notice.refresh_from_db()
     assert notice.status == NoticeStatus.ISSUED
@@ -219,6 +221,7 @@ def test_clerk_records_a_late_appeal_hearing_and_upheld_decision(
             "decide-decision": "upheld",
             "decide-decided_on": "2026-04-30",
             "decide-resolution": "Upheld.",
+            **confirmed("decide"),
         },
     )
     appeal.refresh_from_db()
@@ -383,7 +386,9 @@ def test_a_draft_with_a_fine_offers_issue_and_issues_with_the_appeal_day(
     html = page.content.decode()
     assert 'data-step="issue"' in html and "Not yet" not in html
     response = client.post(
-        reverse("enforcement:notice_step", args=[notice.pk, "issue"]), follow=True
+        reverse("enforcement:notice_step", args=[notice.pk, "issue"]),
+        confirmed("issue"),
+        follow=True,
     )
     notice.refresh_from_db()
     assert notice.status == NoticeStatus.ISSUED and notice.fine_max == Decimal("350")
@@ -406,7 +411,8 @@ def test_issuing_a_fine_outside_the_tier_names_the_range_on_the_page(
     )
     NoticeOfViolation.objects.filter(pk=notice.pk).update(proposed_fine=900)
     response = client_as("smo").post(
-        reverse("enforcement:notice_step", args=[notice.pk, "issue"])
+        reverse("enforcement:notice_step", args=[notice.pk, "issue"]),
+        confirmed("issue"),
     )
     assert response.status_code == 200
     assert "a fine not exceeding $350" in response.content.decode()

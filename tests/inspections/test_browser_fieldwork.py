@@ -27,6 +27,7 @@ from inspections.models import (
 )
 from tests.cases.factories import PremisesFactory, ReportFactory
 from tests.conftest import browser_sign_in
+from tests.steps import tick_confirmation
 
 PHONE = {"width": 390, "height": 844}
 
@@ -227,6 +228,7 @@ def test_spill_told_by_telephone_is_confirmed_in_writing_and_closed(
     status = page.get_by_test_id("record-status").inner_text()
     assert status == "Written confirmation received"
     page.get_by_label("Closing notes").fill("Drain flushed; no residue")
+    tick_confirmation(page, "close")
     page.get_by_role("button", name="Close the spill record").click()
     assert page.get_by_test_id("record-status").inner_text() == "Closed"
 

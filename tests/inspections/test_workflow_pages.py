@@ -15,6 +15,7 @@ from cases.services import case_open
 from cases.workflow import Refused, actions
 from inspections import services
 from inspections.models import InspectionStatus, SpillStatus, WarrantStatus
+from tests.steps import confirmed
 
 from .conftest import at, record
 
@@ -215,7 +216,7 @@ def test_spill_offers_the_written_confirmation_and_close_says_what_first(
     )
     spill.refresh_from_db()
     assert spill.status == SpillStatus.CONFIRMED
-    client.post(base + "close/", {"expected_status": "confirmed"})
+    client.post(base + "close/", confirmed("close", expected_status="confirmed"))
     spill.refresh_from_db()
     assert spill.status == SpillStatus.CLOSED
     html = html_of(client, spill.get_absolute_url())

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from cases.deadlines.services import compute_due
 from enforcement.models import Appeal, NoticeOfViolation
 from tests.conftest import browser_sign_in
+from tests.steps import tick_confirmation
 from tests.walks.test_notice_and_appeal import (
     _confirmed_case,
     _issue_notice_with_a_fine,
@@ -67,10 +68,12 @@ def test_a_modified_decision_is_carried_out_by_a_superseding_notice(
     )
     page.get_by_label("Date of decision").fill(today.isoformat())
     page.get_by_label("Resolution").fill("The Board modifies the notice.")
+    tick_confirmation(page, "decide")
     page.get_by_role("button", name="Record the decision").click()
     # Refused without what was modified; the form comes back with the input.
     expect(page.locator("body")).to_contain_text("say what the Board modified")
     page.get_by_label("What the Board modified").fill(MODIFIED)
+    tick_confirmation(page, "decide")
     page.get_by_role("button", name="Record the decision").click()
     expect(page.locator(".alert-success").first).to_contain_text(
         f"The SMO issues a notice superseding NOV-{original.pk}"
@@ -103,6 +106,7 @@ def test_a_modified_decision_is_carried_out_by_a_superseding_notice(
     page.get_by_label("Proposed fine ($)").fill("")
     page.get_by_label("Days to complete abatement or restoration (R-NOV-2)").fill("20")
     page.get_by_role("button", name="Save").click()
+    tick_confirmation(page, "issue")
     page.get_by_role("button", name="Issue the notice").click()
     assert "issued" in page.locator(".alert-success").first.inner_text()
 

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from cases.models import Case, CaseEvent, CaseParty, CaseStatus, Party, Premises
 from enforcement.models import Appeal, NoticeOfViolation
 from tests.conftest import browser_sign_in
+from tests.steps import tick_confirmation
 
 
 def _confirmed_case():
@@ -65,6 +66,7 @@ def _issue_notice_with_a_fine(page, case):
     page.get_by_label("Proposed fine ($)").fill("250")
     page.get_by_role("button", name="Save").click()
     # The draft offers "Issue the notice" (the fine's tier is checked on submit).
+    tick_confirmation(page, "issue")
     page.get_by_role("button", name="Issue the notice").click()
     assert "issued" in page.locator(".alert-success").first.inner_text()
     page.get_by_role("link", name="Record service").click()
@@ -90,6 +92,7 @@ def _appeal_to_decision(page, decision_label):
     )
     page.get_by_label("Date of decision").fill(today.isoformat())
     page.get_by_label("Resolution").fill("Resolved by the Board of Trustees.")
+    tick_confirmation(page, "decide")
     page.get_by_role("button", name="Record the decision").click()
     page.get_by_label("Date filed in the office of the municipal clerk").fill(
         today.isoformat()

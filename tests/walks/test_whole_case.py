@@ -33,6 +33,7 @@ from tests.inspections.test_browser_fieldwork import (
     walk_the_inspection_and_warrant_from_the_case,
 )
 from tests.reports.helpers import png_bytes
+from tests.steps import tick_confirmation
 from tests.walks.test_notice_and_appeal import (
     _appeal_to_decision,
     _issue_notice_with_a_fine,
@@ -199,6 +200,7 @@ def smo_closes_the_case(page, case):
     page.get_by_label("How the elimination was verified").fill(
         "Dye test at the wash bay: nothing reaches the storm drain"
     )
+    tick_confirmation(page)
     page.get_by_role("button", name="Record resolved").click()
     expect(page.get_by_test_id("case-status")).to_have_text("Resolved")
 

@@ -28,6 +28,7 @@ from enforcement.selectors import continued_violation_for
 from enforcement.services import notices as svc
 from tests.documents.conftest import pdf_text, squash
 from tests.enforcement.conftest import FINE, draft
+from tests.steps import confirmed
 
 pytestmark = pytest.mark.django_db
 
@@ -184,7 +185,9 @@ def test_the_notice_form_records_days_for_a_requirement_and_issue_prints_them(
     notice = confirmed_case.notices.get()
     assert notice.requirements.get().compliance_days == 20
     page = client.post(
-        reverse("enforcement:notice_step", args=[notice.pk, "issue"]), follow=True
+        reverse("enforcement:notice_step", args=[notice.pk, "issue"]),
+        confirmed("issue"),
+        follow=True,
     )
     assert page.status_code == 200
     stored = open_deadline_for(notice, "R-NOV-1", RequirementKind.ELIMINATION)

@@ -19,6 +19,7 @@ from enforcement.models import NoticeOfViolation, NoticeStatus, RequirementKind
 from enforcement.services import notices as svc
 from tests.documents.conftest import pdf_text
 from tests.enforcement.conftest import FINE, draft
+from tests.steps import confirmed
 
 pytestmark = pytest.mark.django_db
 
@@ -148,7 +149,7 @@ def test_the_issue_page_shows_a_message_and_saves_nothing_on_invalid_facts(
     client = client_as("smo")
     response = client.post(
         reverse("enforcement:notice_step", args=[notice.pk, "issue"]),
-        {"expected_status": "draft"},
+        confirmed("issue", expected_status="draft"),
         follow=True,
     )
     assert response.status_code == 200
@@ -165,7 +166,7 @@ def test_the_notice_page_issues_and_then_shows_the_download(
     client = client_as("smo")
     client.post(
         reverse("enforcement:notice_step", args=[notice.pk, "issue"]),
-        {"expected_status": "draft"},
+        confirmed("issue", expected_status="draft"),
     )
     document = nov_document(notice)
     page = reverse("enforcement:notice_detail", args=[notice.pk])

@@ -1,0 +1,42 @@
+"""Dates and times as staff read them: "Thu, Dec 3, 2026" and "2:04 PM" (issue 16).
+
+Letters and PDFs keep their own date style; these are for staff pages and
+their messages."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.utils import timezone
+from django.utils.dateformat import format as date_format
+
+DATE = "D, M j, Y"
+TIME = "g:i A"
+
+
+def human_date(value) -> str:
+    if not value:
+        return ""
+    if not isinstance(value, dt.date):  # already words (a chronology row's text)
+        return str(value)
+    if isinstance(value, dt.datetime):
+        value = timezone.localtime(value) if timezone.is_aware(value) else value
+    return date_format(value, DATE)
+
+
+def human_time(value) -> str:
+    if not value:
+        return ""
+    if not isinstance(value, (dt.datetime, dt.time)):
+        return str(value)
+    if isinstance(value, dt.datetime) and timezone.is_aware(value):
+        value = timezone.localtime(value)
+    return date_format(value, TIME)
+
+
+def human_datetime(value) -> str:
+    if not value:
+        return ""
+    if not isinstance(value, dt.datetime):
+        return human_date(value)
+    return f"{human_date(value)}, {human_time(value)}"

@@ -1,0 +1,48 @@
+"""Staff pages' dates, times and names as people read them (issue 16):
+"Thu, Dec 3, 2026", "2:04 PM", "Illicit discharge" with its rule id apart.
+Letters and PDFs keep their own date style (they do not load these)."""
+
+import re
+
+from django import template
+
+from .. import humanize
+
+register = template.Library()
+
+_RULE_IN_LABEL = re.compile(r"\s*\((R-[A-Z]+-\d+)\)\s*$")
+
+
+@register.filter
+def human_date(value) -> str:
+    return humanize.human_date(value)
+
+
+@register.filter
+def human_time(value) -> str:
+    return humanize.human_time(value)
+
+
+@register.filter
+def human_datetime(value) -> str:
+    return humanize.human_datetime(value)
+
+
+@register.filter
+def plain_name(label) -> str:
+    """ "Illicit discharge (R-PRO-1)" → "Illicit discharge"."""
+    return _RULE_IN_LABEL.sub("", str(label or ""))
+
+
+@register.filter
+def rule_in(label) -> str:
+    """The rule id a label ends with ("R-PRO-1"), or ""."""
+    found = _RULE_IN_LABEL.search(str(label or ""))
+    return found.group(1) if found else ""
+
+
+@register.inclusion_tag("cases/_rule_id.html")
+def rule_link(rule_id: str):
+    """The rule id as small text beside a plain name (no query: pages with many
+    steps stay within their query budgets)."""
+    return {"rule_id": rule_id}
