@@ -70,7 +70,7 @@ def smo_opens_a_case_from_triage(page, code) -> Case:
     browser_sign_in(page, "smo")
     _menu(page)
     page.get_by_role("link", name="Triage").first.click()
-    page.get_by_label(code).check()
+    page.get_by_role("checkbox", name=code).check()
     page.get_by_label("Summary").fill("Car-wash suds in the street drain")
     page.get_by_role("button", name="Triage selected reports").click()
     page.wait_for_url(re.compile(r"/staff/cases/MS4-\d{4}-\d{4}/$"))
