@@ -107,9 +107,13 @@ class Walk:
         page = smo.get(posted.location)
         issued = smo.post(
             f"/enforcement/notices/{notice[1]}/step/issue/",
-            {"csrfmiddlewaretoken": csrf_token(page)},
+            # A binding step: the SMO ticks "I confirm: …" (cases.confirmations).
+            {"csrfmiddlewaretoken": csrf_token(page), "issue-confirm": "on"},
         )
-        check(issued.status == 302, f"the notice was not issued ({issued.status})")
+        check(
+            issued.status == 302,
+            f"the notice was not issued ({issued.status}): {form_errors(issued.text)}",
+        )
         page = smo.get(issued.location)
         check("issued" in page.text, "the notice page does not say it was issued")
         document = re.search(r"/staff/documents/(\d+)/", page.text)
