@@ -11,6 +11,7 @@ from cases.roles import Role, require_role
 from cases.workflow import Refused
 
 from ..models import BoardMeeting, HearingNoticeService
+from .notices import service_errors
 
 
 def _require_clerk(actor):
@@ -78,13 +79,13 @@ def hearing_notice_record_service(
     document = appeal.hearing_notice()
     if document is None:
         raise Refused("Issue the notice of hearing before recording its sending.")
-    errors = {}
-    if method == HearingNoticeService.Method.CERTIFIED and not article_number.strip():
-        errors["article_number"] = "Give the certified mail article number."
-    if served_on < dt.date.fromisoformat(document.facts["issued_on"]):
-        errors["served_on"] = "It cannot be sent before it was issued."
-    if served_on > timezone.localdate():
-        errors["served_on"] = "The date cannot be in the future."
+    errors = service_errors(
+        method=method,
+        served_on=served_on,
+        article_number=article_number,
+        issued_on=dt.date.fromisoformat(document.facts["issued_on"]),
+        too_early="It cannot be sent before it was issued.",
+    )
     if not sent_to.strip():
         errors["sent_to"] = "Say to whom it was sent."
     if errors:

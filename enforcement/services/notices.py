@@ -462,6 +462,23 @@ def notice_start_correction(*, notice, actor) -> NoticeOfViolation:
     )
 
 
+def service_errors(
+    *, method, served_on, article_number, issued_on, too_early: str
+) -> dict[str, str]:
+    """What is wrong with a record of how an issued paper was served or sent (a
+    notice of violation, a notice of hearing), by field: certified mail needs its
+    article number, and the date is neither before the paper was issued
+    (`too_early` says so) nor in the future."""
+    errors = {}
+    if method == ServiceRecord.Method.CERTIFIED and not article_number.strip():
+        errors["article_number"] = "Give the certified mail article number."
+    if issued_on and served_on < issued_on:
+        errors["served_on"] = too_early
+    if served_on > timezone.localdate():
+        errors["served_on"] = "The date cannot be in the future."
+    return errors
+
+
 @transaction.atomic
 def notice_record_service(
     *, notice, actor, method, served_on, article_number="", served_by="", where=""
@@ -477,13 +494,13 @@ def notice_record_service(
             f"Notice NOV-{notice.pk} was superseded by its correction: record the "
             "service of the correcting notice."
         )
-    errors = {}
-    if method == ServiceRecord.Method.CERTIFIED and not article_number.strip():
-        errors["article_number"] = "Give the certified mail article number."
-    if notice.issued_on and served_on < notice.issued_on:
-        errors["served_on"] = "A notice cannot be served before it was issued."
-    if served_on > timezone.localdate():
-        errors["served_on"] = "The date cannot be in the future."
+    errors = service_errors(
+        method=method,
+        served_on=served_on,
+        article_number=article_number,
+        issued_on=notice.issued_on,
+        too_early="A notice cannot be served before it was issued.",
+    )
     if errors:
         raise ValidationError(errors)
     record = ServiceRecord.objects.create(

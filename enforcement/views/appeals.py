@@ -6,6 +6,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from cases.input_guard import ascii_digits
 from cases.models import Party
 from cases.paging import IdsFirstPaginator
 from cases.roles import role_required
@@ -62,12 +63,7 @@ def appeal_create(request):
     notices = NoticeOfViolation.objects.appealable().select_related("case")
     notice = None
     notice_id = request.POST.get("notice") or request.GET.get("notice")
-    if (
-        notice_id
-        and len(notice_id) < 19
-        and notice_id.isascii()
-        and notice_id.isdigit()
-    ):
+    if ascii_digits(notice_id):
         notice = notices.filter(pk=notice_id).first()
     appellants = case_recipients(notice.case) if notice else Party.objects.none()
     initial = {"notice": notice.pk if notice else None}
@@ -233,62 +229,75 @@ def appeal_step(request, pk, transition):
     )
 
 
+def _hearing_notice_sent(appeal, user, d):
+    sent = meeting_svc.hearing_notice_record_service(
+        appeal=appeal,
+        actor=user,
+        method=d["method"],
+        served_on=d["served_on"],
+        sent_to=d["sent_to"],
+        article_number=d["article_number"],
+        served_by=d["served_by"],
+    )
+    return f"Sending of the notice of hearing recorded: {sent}.", ""
+
+
+def _filed(appeal, user, d):
+    _, late = svc.appeal_record_clerk_filing(
+        appeal=appeal, actor=user, filed_on=d["filed_on"]
+    )
+    return "Filing recorded.", late
+
+
+def _mailed(appeal, user, d):
+    _, late = svc.appeal_record_mailing(
+        appeal=appeal,
+        actor=user,
+        mailed_on=d["mailed_on"],
+        article_number=d["article_number"],
+    )
+    return "Mailing recorded.", late
+
+
+def _document_kept(appeal, user, d):
+    kept = svc.appeal_add_document(
+        appeal=appeal, actor=user, upload=d["document"], description=d["description"]
+    )
+    return f"Document “{kept.original_name}” kept.", ""
+
+
+# record of the appeal → service call returning (what was done, a warning or "":
+# recorded after the five days of R-APL-3)
+RECORD_SERVICES = {
+    "hearing_service": _hearing_notice_sent,
+    "filing": _filed,
+    "mailing": _mailed,
+    "document": _document_kept,
+}
+
+
 @require_POST
 @role_required(*APPEAL_RECORDERS)
 def appeal_record(request, pk, record):
-    """The filing with the clerk, the certified mailing, a document: not steps
-    of the machine, but records of the appeal (the last two close it)."""
+    """The filing with the clerk, the certified mailing, a document, the sending
+    of the notice of hearing: not steps of the machine, but records of the appeal
+    (filing and mailing close it)."""
     appeal = get_object_or_404(Appeal, pk=pk)
     if record not in RECORDS:
         raise Http404("No such record.")
     form = RECORDS[record](request.POST, request.FILES or None, prefix=record)
-    user = request.user
-
-    def call():
-        d = form.cleaned_data
-        if record == "hearing_service":
-            sent = meeting_svc.hearing_notice_record_service(
-                appeal=appeal,
-                actor=user,
-                method=d["method"],
-                served_on=d["served_on"],
-                sent_to=d["sent_to"],
-                article_number=d["article_number"],
-                served_by=d["served_by"],
-            )
-            return appeal, f"Sending of the notice of hearing recorded: {sent}."
-        if record == "filing":
-            return svc.appeal_record_clerk_filing(
-                appeal=appeal, actor=user, filed_on=d["filed_on"]
-            )
-        if record == "mailing":
-            return svc.appeal_record_mailing(
-                appeal=appeal,
-                actor=user,
-                mailed_on=d["mailed_on"],
-                article_number=d["article_number"],
-            )
-        kept = svc.appeal_add_document(
-            appeal=appeal,
-            actor=user,
-            upload=d["document"],
-            description=d["description"],
-        )
-        return appeal, f"Document “{kept.original_name}” kept."
-
-    done = attempt(request, form, call)
+    done = attempt(
+        request,
+        form,
+        lambda: RECORD_SERVICES[record](appeal, request.user, form.cleaned_data),
+    )
     if done is None:
         return _render_detail(request, pk, bound={record: form})
-    _, said = done
-    if record in ("document", "hearing_service"):
-        messages.success(request, said)
-    elif said:  # a warning: recorded after the five days of R-APL-3
-        messages.warning(request, said)
+    words, warning = done
+    if warning:
+        messages.warning(request, warning)
     else:
-        messages.success(
-            request,
-            {"filing": "Filing recorded.", "mailing": "Mailing recorded."}[record],
-        )
+        messages.success(request, words)
     return redirect("enforcement:appeal_detail", pk=pk)
 
 
