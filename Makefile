@@ -4,6 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8000
+# The worker and the site read PORT too (cases.site_url: the default SITE_URL).
+export PORT
 VAR_DIR ?= var
 export VAR_DIR
 
@@ -72,9 +74,10 @@ bench: $(STAMP) check-system
 # package-lock.json (npm ci), so two runs copy the same files.
 vendor:
 	npm ci --no-audit --no-fund
-	mkdir -p static/vendor/bootstrap static/vendor/leaflet
+	mkdir -p static/vendor/bootstrap static/vendor/leaflet static/vendor/axe-core
 	cp node_modules/bootstrap/dist/css/bootstrap.min.css* node_modules/bootstrap/dist/js/bootstrap.bundle.min.js* node_modules/bootstrap/LICENSE static/vendor/bootstrap/
 	cp -r node_modules/leaflet/dist/leaflet.js node_modules/leaflet/dist/leaflet.js.map node_modules/leaflet/dist/leaflet.css node_modules/leaflet/dist/images node_modules/leaflet/LICENSE static/vendor/leaflet/
+	cp node_modules/axe-core/axe.min.js node_modules/axe-core/LICENSE static/vendor/axe-core/
 
 # The transition diagrams under docs/, generated from the code.
 docs: $(STAMP)

@@ -1,8 +1,10 @@
 """`make bench`: seed (once) 100 villages' yearly volume on PostgreSQL, then measure
-the pages, the load of the two public POSTs, the reminder sweep and a notice's
-rendering, each beside its floor. Prints a table and writes bench/results/latest.md.
+the pages, the load of the two public POSTs, the reminder sweep, a notice's
+rendering, each beside its floor, and the case list's CSV and XLSX exports
+(bench/exports.py: time and peak memory of 50,000 rows). Prints a table and
+writes bench/results/latest.md.
 
-    python bench/run.py [--reseed] [--seconds N]
+    python bench/run.py [--reseed] [--seconds N] [--annual-only]
 """
 
 import datetime as dt
@@ -22,6 +24,7 @@ RESULTS = ROOT / "bench" / "results" / "latest.md"
 PAGE_P95_TARGET_MS = 50.0
 SWEEP_TARGET_S = 2.0
 NOTICE_TARGET_RATIO = 2.0
+ANNUAL_TARGET_S = 2.0
 
 
 def machine() -> dict:
@@ -221,6 +224,61 @@ def measure_notice(runs: int = 7):
 
 
 # --- load --------------------------------------------------------------------------
+# --- the annual report (issue 17) ----------------------------------------------------
+def measure_annual(runs: int = 5):
+    """The staff page of the annual report for the seeded data set's reporting
+    year (every count computed from the records, the charts drawn), and the
+    counts alone, as the SMO sees them."""
+    from django.contrib.auth.models import User
+    from django.db import connection
+    from django.db.models import Max
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from cases.annual.selectors import annual_counts
+    from cases.annual.year import ReportingYear
+    from cases.models import Report
+
+    latest = Report.objects.aggregate(last=Max("received_at"))["last"]
+    year = min(
+        ReportingYear.containing(latest) if latest else ReportingYear.current(),
+        ReportingYear.current(),
+    )
+    client = Client()
+    client.force_login(User.objects.get(username="smo"))
+    url = f"/staff/annual/{year}/"
+    assert client.get(url).status_code == 200  # warm
+    page, counts = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        page.append(time.perf_counter() - start)
+        assert response.status_code == 200, response.status_code
+        start = time.perf_counter()
+        computed = annual_counts(year)
+        counts.append(time.perf_counter() - start)
+    return {
+        "year": str(year),
+        "url": url,
+        "median_s": statistics.median(page),
+        "max_s": max(page),
+        "counts_s": statistics.median(counts),
+        "queries": len(queries),
+        "records": sum(len(c.ids) for c in computed.counts),
+    }
+
+
+def annual_row(annual) -> str:
+    return (
+        f"| Annual report page, reporting year {annual['year']} "
+        f"({annual['records']:,} records behind its counts; counts alone "
+        f"{annual['counts_s'] * 1000:.0f} ms) | {annual['median_s'] * 1000:.0f} ms | "
+        f"{annual['max_s'] * 1000:.0f} ms (max) | {annual['queries']} | | | < 2 s | "
+        f"{'yes' if annual['max_s'] < ANNUAL_TARGET_S else 'NO'} |"
+    )
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -328,7 +386,7 @@ def measure_load(seconds: float, threads: int):
 
 
 # --- report ------------------------------------------------------------------------
-def table(pages, sweep, notice, loads) -> list[str]:
+def table(pages, sweep, notice, loads, annual=None) -> list[str]:
     rows = [
         "| Measure | Median | p95 | Queries | Floor (median) | Ratio | Target | Met |",
         "|---|---:|---:|---:|---:|---:|---|---|",
@@ -365,6 +423,8 @@ def table(pages, sweep, notice, loads) -> list[str]:
         f"{notice['median_ms'] / notice['alone_ms']:.2f}× (ours ÷ alone) | "
         "(what our code adds) | |"
     )
+    if annual is not None:
+        rows.append(annual_row(annual))
     rows.append("")
     rows.append(
         "| Load (real server) | Requests/s | p95 latency | OK | Failed | Stored rows "
@@ -431,6 +491,10 @@ def main(argv=None):
     from django.core.management import call_command
 
     call_command("collectstatic", interactive=False, verbosity=0)  # DEBUG is off
+    if "--annual-only" in argv:
+        annual = measure_annual()
+        print(annual_row(annual))
+        return
     seed_info = (
         f"{Case.objects.count():,} cases, {Report.objects.count():,} reports, "
         f"{CaseEvent.objects.count():,} events, {Deadline.objects.count():,} "
@@ -457,10 +521,22 @@ def main(argv=None):
         f"  {notice['median_ms']:.0f} ms (floor {notice['floor_ms']:.0f} ms; the "
         f"same HTML through WeasyPrint alone {notice['alone_ms']:.0f} ms)"
     )
+    print("Exports of the case list (in-process):")
+    from bench.exports import measure_exports
+    from bench.exports import table_rows as export_rows
+
+    exports = measure_exports()
+    print("Annual report:")
+    annual = measure_annual()
+    print(
+        f"  {annual['median_s'] * 1000:.0f} ms median, {annual['max_s'] * 1000:.0f} "
+        f"ms max, {annual['queries']} queries (counts alone "
+        f"{annual['counts_s'] * 1000:.0f} ms)"
+    )
     print(f"Load ({seconds:.0f} s each, gunicorn on 127.0.0.1):")
     loads = measure_load(seconds, threads=8)
     calibration.append(calibration_ms())
-    lines = table(pages, sweep, notice, loads)
+    lines = table(pages, sweep, notice, loads, annual) + ["", *export_rows(exports)]
     print()
     print("\n".join(lines))
     write_results(lines, (machine(), versions()), seed_info, calibration)

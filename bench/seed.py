@@ -103,11 +103,39 @@ def marker():
         return cur.fetchone()
 
 
+def _model_defaults(cur, table, columns) -> dict:
+    """{column: the model field's default} for the NOT NULL columns of `table`
+    without a database default that `columns` leaves out: fields added to the
+    models after this seed was written (a COPY would put NULL in them)."""
+    from django.apps import apps
+    from psycopg.types.json import Jsonb
+
+    cur.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = %s "
+        "AND is_nullable = 'NO' AND column_default IS NULL AND is_identity = 'NO' "
+        "AND is_generated = 'NEVER'",
+        [table],
+    )
+    missing = [name for (name,) in cur.fetchall() if name not in columns]
+    if not missing:
+        return {}
+    model = next(m for m in apps.get_models() if m._meta.db_table == table)
+    fields = {f.column: f for f in model._meta.concrete_fields}
+    defaults = {}
+    for name in missing:
+        value = fields[name].get_default()
+        defaults[name] = Jsonb(value) if isinstance(value, (dict, list)) else value
+    return defaults
+
+
 def _copy(cur, table, columns, rows):
+    extra = _model_defaults(cur, table, columns)
+    columns = [*columns, *extra]
+    tail = tuple(extra.values())
     n = 0
     with cur.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
         for row in rows:
-            copy.write_row(row)
+            copy.write_row((*row, *tail))
             n += 1
     return n
 

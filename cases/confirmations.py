@@ -76,9 +76,31 @@ def _notice_withdraw(notice) -> str:
 
 @builder("notice_service")
 def _notice_service(notice) -> str:
+    from .deadlines.services import open_deadline_for
+
+    words = [
+        "Recording the service says, for the record and for a court, how and "
+        "when the notice of violation reached the recipient; it cannot be "
+        "undone from this page (a mailing that comes back is recorded as "
+        "returned)."
+    ]
+    appeal = open_deadline_for(notice, "R-APL-1")
+    if appeal is not None:
+        words.append(
+            "It starts no new period: the 15-day appeal period counts from the "
+            f"notice's issue, last day {human_date(appeal.due_date)}."
+        )
+    return " ".join(words)
+
+
+@builder("suspension_start")
+def _suspension_start(case) -> str:
+    today = timezone.localdate()
     return (
-        "Recording the service says, for the record, how and when the notice "
-        "reached the recipient; the dates that run from service count from it."
+        "Suspending cuts the premises' access to the MS4 now, without prior "
+        "notice, until the suspension is lifted. It starts the deadline for the "
+        "written notice of the reasons to the person: suspended today, the "
+        f"notice will be due by {human_date(_due('R-SUS-1', today))}."
     )
 
 

@@ -1,6 +1,7 @@
 from django.conf import settings
 
 from .navigation import nav_for
+from .site_url import site_url
 
 
 def site(request):
@@ -9,5 +10,7 @@ def site(request):
     user = getattr(request, "user", None)
     return {
         "village": settings.VILLAGE,
+        # The site's address as this page was asked for (cases.site_url).
+        "site_url": site_url(request),
         "nav": nav_for(user),
     }

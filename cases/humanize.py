@@ -40,3 +40,17 @@ def human_datetime(value) -> str:
     if not isinstance(value, dt.datetime):
         return human_date(value)
     return f"{human_date(value)}, {human_time(value)}"
+
+
+def machine_value(value) -> str:
+    """The ISO form a `<time datetime=…>` carries for machines: a date as
+    2026-12-03, a datetime in the village's time (2026-12-03T14:04:00-05:00)."""
+    if isinstance(value, dt.datetime):
+        if timezone.is_aware(value):
+            value = timezone.localtime(value)
+        return value.isoformat(timespec="seconds")
+    if isinstance(value, dt.time):
+        return value.isoformat(timespec="minutes")
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return ""

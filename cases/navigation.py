@@ -21,6 +21,7 @@ STAFF_NAV = (
     NavItem("Inspections", "inspections:index", (Role.SMO,)),
     NavItem("Spills", "inspections:spill_list", (Role.SMO,)),
     NavItem("Outfalls", "inspections:outfall_list", (Role.SMO,)),
+    NavItem("Map", "map:staff", (Role.SMO, Role.CLERK)),
     NavItem("Notices", "enforcement:notice_list", (Role.SMO,)),
     NavItem("Appeals", "enforcement:appeal_list", (Role.SMO, Role.CLERK)),
     NavItem("Board meetings", "enforcement:meeting_list", (Role.SMO, Role.CLERK)),
@@ -30,12 +31,17 @@ STAFF_NAV = (
         (Role.ATTORNEY, Role.BUILDING_INSPECTOR),
     ),
     NavItem("Deadlines", "deadlines:list", (Role.SMO, Role.CLERK)),
+    # R-ADM-1: the SMO records them; every member of staff may read who acts.
+    NavItem("Delegations", "cases:delegations", tuple(Role)),
+    NavItem("Annual report", "cases:annual:index", (Role.SMO, Role.CLERK)),
 )
 
 PUBLIC_NAV = (
     NavItem("Report a discharge", "public:report", ()),
     NavItem("Check a report", "public:status", ()),
     NavItem("Deadline calculator", "deadlines:calculator", ()),
+    NavItem("Map of reports", "public_map:page", ()),
+    NavItem("Received a notice?", "portal:enter", ()),
 )
 
 

@@ -35,17 +35,61 @@ ROLE_MODEL_PERMISSIONS = {
 }
 
 
-def user_roles(user) -> frozenset[str]:
-    """The role names of `user`; a superuser holds every role."""
+def _group_roles(user) -> frozenset[str]:
+    """The roles `user` holds in person: their groups (a superuser: every role)."""
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         return frozenset()
     if user.is_superuser:
         return frozenset(Role)
-    cached = getattr(user, "_ms4_roles", None)
+    cached = getattr(user, "_ms4_group_roles", None)
     if cached is None:
         cached = frozenset(user.groups.values_list("name", flat=True)) & set(Role)
+        user._ms4_group_roles = cached
+    return cached
+
+
+def acting_delegation(user):
+    """The SMO's written delegation (§ 132-5, R-ADM-1) under which `user` acts
+    as the SMO today: one in force on today's date, when the user does not hold
+    the SMO's role in person; else None. An expired or future delegation gives
+    no power. The one place that decides acting by delegation."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return None
+    if Role.SMO in _group_roles(user):
+        return None
+    if not hasattr(user, "_ms4_delegation"):
+        from django.utils import timezone
+
+        from .models import Delegation
+
+        user._ms4_delegation = (
+            Delegation.in_force(timezone.localdate())
+            .filter(delegate=user)
+            .select_related("granted_by")
+            .order_by("-starts_on", "-pk")
+            .first()
+        )
+    return user._ms4_delegation
+
+
+def user_roles(user) -> frozenset[str]:
+    """The role names of `user`; a superuser holds every role; a user holding
+    a delegation in force acts as the SMO (acting_delegation)."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return frozenset()
+    cached = getattr(user, "_ms4_roles", None)
+    if cached is None:
+        cached = _group_roles(user)
+        if acting_delegation(user) is not None:
+            cached = cached | {Role.SMO}
         user._ms4_roles = cached
     return cached
+
+
+def may_delegate(user) -> bool:
+    """Only the SMO in person delegates the SMO's powers (§ 132-5): never a
+    delegate acting for the SMO."""
+    return Role.SMO in _group_roles(user)
 
 
 def has_role(user, *roles: Role) -> bool:

@@ -58,6 +58,16 @@ def triage_queue() -> QuerySet[Report]:
     )
 
 
+def newest_reports(limit: int = 5) -> QuerySet[Report]:
+    """The newest reports waiting for triage, as the dashboard shows them: with
+    their categories (the hazardous flag) and photos, two queries for any number."""
+    return (
+        Report.objects.filter(case__isnull=True)
+        .prefetch_related("pollutant_categories", "photos")
+        .order_by("-received_at", "-pk")[:limit]
+    )
+
+
 def triage_count() -> int:
     return Report.objects.filter(case__isnull=True).count()
 
@@ -140,7 +150,7 @@ def dashboard_for(user) -> dict:
     }
     if data["is_smo"]:
         data["triage_count"] = triage_count()
-        data["newest_reports"] = list(Report.objects.filter(case__isnull=True)[:5])
+        data["newest_reports"] = list(newest_reports())
         data["my_cases"] = list(
             case_list_rows()
             .filter(assigned_officer=user)
@@ -270,7 +280,7 @@ TIMELINE_RECENT = 100
 class ChronologyEntry:
     """One line of the case page's chronology, as the page prints it."""
 
-    at: str  # "2026-05-04 09:30", the village's time
+    at: dt.datetime  # in the village's time; the page prints it (human_tags)
     kind: str  # the kind's label
     actor: str  # full name or user name; "" for the system or the public
     rule_id: str
@@ -294,7 +304,7 @@ _CHRONOLOGY_FIELDS = (
 
 
 def _chronology_entries(rows) -> list[ChronologyEntry]:
-    # Read as plain values and formatted here: 100 events as models (and their
+    # Read as plain values: 100 events as models (and their
     # actors) through the template's lookups were ~20 % of the case page (bench/).
     zone = timezone.get_current_timezone()
     entries = []
@@ -302,7 +312,7 @@ def _chronology_entries(rows) -> list[ChronologyEntry]:
         name = f"{first} {last}".strip() or username or ""
         entries.append(
             ChronologyEntry(
-                at=at.astimezone(zone).strftime("%Y-%m-%d %H:%M"),
+                at=at.astimezone(zone),
                 kind=_KIND_LABELS.get(kind, kind),
                 actor=name,
                 rule_id=rule_id,

@@ -65,26 +65,24 @@ def _key(*parts: str) -> str:
     return f"login-fail:{digest}"
 
 
-def _keys(username: str, ip: str):
-    return (
-        (_key("user", username.strip().lower(), ip), settings.LOGIN_THROTTLE_PER_USER),
-        (_key("ip", ip), settings.LOGIN_THROTTLE_PER_IP),
-    )
+# --- failures counted per bucket, a cool-off once one is full -------------------
+# A bucket: (key parts, limit). The sign-in's and the respondent's page's
+# (cases.portal.throttle) wrong codes both count this way.
 
 
-def is_throttled(username: str, ip: str) -> bool:
+def bucket_throttled(scope: str, buckets) -> bool:
     """True during a cool-off; False when the cache does not answer."""
     try:
-        return any((cache.get(key) or 0) >= limit for key, limit in _keys(username, ip))
+        return any((cache.get(_key(*parts)) or 0) >= limit for parts, limit in buckets)
     except Exception as exc:  # any error of the cache backend: fail open
-        record_cache_failure(SCOPE, exc)
+        record_cache_failure(scope, exc)
         return False
 
 
-def record_failure(username: str, ip: str) -> None:
-    timeout = settings.LOGIN_THROTTLE_COOLOFF_SECONDS
+def bucket_record_failure(scope: str, buckets, timeout: int) -> None:
     try:
-        for key, _limit in _keys(username, ip):
+        for parts, _limit in buckets:
+            key = _key(*parts)
             if cache.add(key, 1, timeout):
                 continue
             try:
@@ -92,14 +90,36 @@ def record_failure(username: str, ip: str) -> None:
             except ValueError:
                 cache.set(key, 1, timeout)
     except Exception as exc:  # any error of the cache backend: fail open
-        record_cache_failure(SCOPE, exc)
+        record_cache_failure(scope, exc)
+
+
+def bucket_clear(scope: str, parts) -> None:
+    try:
+        cache.delete(_key(*parts))
+    except Exception as exc:  # any error of the cache backend: fail open
+        record_cache_failure(scope, exc)
+
+
+def _buckets(username: str, ip: str):
+    return (
+        (("user", username.strip().lower(), ip), settings.LOGIN_THROTTLE_PER_USER),
+        (("ip", ip), settings.LOGIN_THROTTLE_PER_IP),
+    )
+
+
+def is_throttled(username: str, ip: str) -> bool:
+    """True during a cool-off; False when the cache does not answer."""
+    return bucket_throttled(SCOPE, _buckets(username, ip))
+
+
+def record_failure(username: str, ip: str) -> None:
+    bucket_record_failure(
+        SCOPE, _buckets(username, ip), settings.LOGIN_THROTTLE_COOLOFF_SECONDS
+    )
 
 
 def clear(username: str, ip: str) -> None:
-    try:
-        cache.delete(_keys(username, ip)[0][0])
-    except Exception as exc:  # any error of the cache backend: fail open
-        record_cache_failure(SCOPE, exc)
+    bucket_clear(SCOPE, _buckets(username, ip)[0][0])
 
 
 def cooloff_minutes() -> int:

@@ -4,6 +4,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 
 from .models import CaseEvent
+from .roles import acting_delegation
 
 
 def record_event(
@@ -29,7 +30,14 @@ def record_event(
     the caller's transaction so the event and the change land together."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("record_event must run inside transaction.atomic()")
+    # Done by a delegate acting for the SMO (R-ADM-1): the entry names the
+    # delegation, and says so in its words.
+    delegation = acting_delegation(actor)
+    if delegation is not None:
+        tail = f" — {delegation.acting_words()}"
+        summary = summary[: max(0, 300 - len(tail))] + tail
     event = CaseEvent(
+        delegation=delegation,
         case=case,
         premises_id=premises.pk
         if premises is not None

@@ -1,13 +1,23 @@
-from django.urls import path
+from django.urls import include, path
 
-from .views import staff
+from .exports import export_paths
+from .portal import staff_views as portal_staff
+from .views import delegations, staff
 
 app_name = "cases"
 
 urlpatterns = [
     path("", staff.dashboard, name="dashboard"),
     path("triage/", staff.triage, name="triage"),
+    path("delegations/", delegations.delegation_list, name="delegations"),
+    path(
+        "delegations/<int:pk>/end/",
+        delegations.delegation_end_view,
+        name="delegation_end",
+    ),
+    path("annual/", include("cases.annual.urls")),
     path("cases/", staff.case_list, name="list"),
+    *export_paths("cases/export", staff.case_export, "export"),
     path("cases/new/", staff.case_new, name="new"),
     path("cases/<str:number>/", staff.case_detail, name="detail"),
     path("cases/<str:number>/edit/", staff.case_edit, name="edit"),
@@ -37,5 +47,20 @@ urlpatterns = [
         "cases/<str:number>/referral-outcome/",
         staff.referral_outcome,
         name="referral_outcome",
+    ),
+    path(
+        "cases/<str:number>/portal/<int:party_pk>/issue/",
+        portal_staff.issue,
+        name="portal_issue",
+    ),
+    path(
+        "cases/<str:number>/portal/codes/<int:pk>/revoke/",
+        portal_staff.revoke,
+        name="portal_revoke",
+    ),
+    path(
+        "cases/<str:number>/portal/contact/<int:pk>/<slug:decision>/",
+        portal_staff.contact_decide,
+        name="portal_contact_decide",
     ),
 ]

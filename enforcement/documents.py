@@ -441,10 +441,24 @@ class InvoiceLine:
     performed_on: dt.date | None = None
 
 
+# What Chapter 132 says of an unpaid invoice, in words (printed on the invoice
+# and shown on the remedy's page). The cost is the discharger's (R-COR-2) or the
+# violator's (R-NUI-1); the chapter gives the Village no lien on the premises
+# and no levy on the tax roll for it, so an unpaid balance stays a debt the
+# Village may sue for — which is what this says, and no more.
+UNPAID_WORDS = (
+    "Chapter 132 makes this cost the responsibility of the person charged. It "
+    "does not provide a lien on the premises or a charge on the tax roll for an "
+    "unpaid invoice: an unpaid balance remains a debt owed to the Village, which "
+    "may recover it by a civil action."
+)
+
+
 @dataclass(frozen=True, kw_only=True)
 class CorrectiveInvoiceFacts(DocumentFacts):
     """Invoice for the cost of corrective measures, the discharger's sole
-    responsibility (§ 132-15 B, R-COR-2; § 132-13 A, R-NOV-2)."""
+    responsibility (§ 132-15 B, R-COR-2; § 132-13 A, R-NOV-2), or of a summary
+    abatement at the violator's expense (§ 132-18, R-NUI-1): `cost_rule_id`."""
 
     kind: ClassVar[str] = DocumentKind.CORRECTIVE_INVOICE
     template: ClassVar[str] = "documents/corrective_invoice.html"
@@ -457,6 +471,16 @@ class CorrectiveInvoiceFacts(DocumentFacts):
     total: Decimal
     payment_due_on: dt.date | None = None
     payment_instructions: str
+    cost_rule_id: str = "R-COR-2"
+    unpaid: str = UNPAID_WORDS
+
+    def relied_on(self) -> tuple[str, ...]:
+        if self.cost_rule_id == "R-COR-2":
+            return self.base_rules
+        return (self.cost_rule_id,)
+
+    def extra_context(self, cite: dict) -> dict:
+        return {"cost_rows": [cite[r] for r in self.relied_on() if r in cite]}
 
     def problems(self) -> list[str]:
         found = super().problems()
@@ -1039,6 +1063,39 @@ def access_request_contract(action) -> AccessRequestFacts:
     )
 
 
+def invoice_number(remedy) -> str:
+    """The office's number of a remedy's invoice, as a notice's (NOV-n):
+    INV-CM-n for corrective measures, INV-NA-n for a summary abatement."""
+    from .models import CorrectiveAction
+
+    prefix = "INV-CM" if isinstance(remedy, CorrectiveAction) else "INV-NA"
+    return f"{prefix}-{remedy.pk}"
+
+
+def _invoice_facts(remedy, *, authority, recipient, cost_rule_id):
+    return CorrectiveInvoiceFacts(
+        **_common(
+            remedy.case,
+            remedy.invoice_number or invoice_number(remedy),
+            remedy.invoiced_on or _today(),
+            recipient,
+            _smo(remedy.created_by),
+        ),
+        premises_address=_premises(remedy.case),
+        authority=authority,
+        lines=tuple(
+            InvoiceLine(
+                description=i.description, amount=i.amount, performed_on=i.incurred_on
+            )
+            for i in remedy.cost_items.all()
+        ),
+        total=remedy.total_cost(),
+        payment_instructions="Pay by check to the Incorporated Village of Poquott "
+        f"at the office of the {clerk_office()}, quoting the invoice number.",
+        cost_rule_id=cost_rule_id,
+    )
+
+
 @register(
     DocumentKind.CORRECTIVE_INVOICE,
     facts=CorrectiveInvoiceFacts,
@@ -1046,8 +1103,9 @@ def access_request_contract(action) -> AccessRequestFacts:
     sample=sample_corrective_invoice,
 )
 def corrective_invoice_contract(action) -> CorrectiveInvoiceFacts:
-    """The invoice of the itemized costs of the corrective measures (R-COR-2),
-    dated and numbered as the SMO recorded it (or today / CM-n before)."""
+    """The invoice of the itemized costs of the corrective measures (R-COR-2):
+    its lines the cost items, its total their sum, numbered and dated as the
+    invoice step recorded (before it: the number it will get, today)."""
     notice = action.notice
     if action.order_on and action.order_court:
         authority = f"Order of {action.order_court} of {action.order_on:%B %-d, %Y}" + (
@@ -1059,25 +1117,40 @@ def corrective_invoice_contract(action) -> CorrectiveInvoiceFacts:
             f"{notice.issued_on:%B %-d, %Y}, not complied with by its deadline; "
             "access granted by the owner"
         )
-    return CorrectiveInvoiceFacts(
-        **_common(
-            action.case,
-            action.invoice_number or f"CM-{action.pk}",
-            action.invoiced_on or _today(),
-            _recipient(notice.recipient_name, notice.recipient_address),
-            _smo(action.created_by),
-        ),
-        premises_address=_premises(action.case),
+    return _invoice_facts(
+        action,
         authority=authority,
-        lines=tuple(
-            InvoiceLine(
-                description=i.description, amount=i.amount, performed_on=i.incurred_on
-            )
-            for i in action.cost_items.all()
+        recipient=_recipient(notice.recipient_name, notice.recipient_address),
+        cost_rule_id="R-COR-2",
+    )
+
+
+@register(
+    DocumentKind.CORRECTIVE_INVOICE,
+    facts=CorrectiveInvoiceFacts,
+    source="enforcement.nuisanceabatement",
+    sample=sample_corrective_invoice,
+    party_of=lambda abatement: abatement.case.responsible_party,
+)
+def abatement_invoice_contract(abatement) -> CorrectiveInvoiceFacts:
+    """The invoice of the itemized costs of a summary abatement (R-NUI-1), to
+    the case's responsible party."""
+    party = abatement.case.responsible_party
+    problems = []
+    if party is None:
+        problems.append("the case names no responsible party to invoice")
+    if abatement.declared_on is None:
+        problems.append("the date the condition was declared a nuisance is missing")
+    if problems:
+        raise FactsInvalid(DocumentKind.CORRECTIVE_INVOICE, problems)
+    return _invoice_facts(
+        abatement,
+        authority=(
+            f"Condition declared a nuisance on {abatement.declared_on:%B %-d, %Y} "
+            f"and summarily abated: {abatement.condition_description}"
         ),
-        total=action.total_cost(),
-        payment_instructions="Pay by check to the Incorporated Village of Poquott "
-        f"at the office of the {clerk_office()}, quoting the invoice number.",
+        recipient=_recipient(party.name, party.mailing_address),
+        cost_rule_id="R-NUI-1",
     )
 
 

@@ -2,6 +2,8 @@
 (tiers, deadlines, who may act) are the services'; their ValidationErrors are
 put back on these forms by the views."""
 
+from decimal import Decimal
+
 from django import forms
 from django.forms import modelform_factory
 from django.utils import timezone
@@ -25,9 +27,11 @@ from .models import (
     NoticeOfViolation,
     NuisanceAbatement,
     OffenseRecord,
+    PaymentMethod,
     RequirementKind,
     ServiceRecord,
 )
+from .models.mail import MailOutcome
 
 
 def _widgets(model, fields):
@@ -157,9 +161,16 @@ class HearingServiceForm(forms.ModelForm):
         labels = {"sent_to": "Sent to"}
 
 
-class ReturnedForm(forms.Form):
-    returned_on = forms.DateField(widget=DateInput())
-    reason = forms.CharField(max_length=200)
+class DeliveryForm(forms.Form):
+    """The outcome of a certified mailing (enforcement.services.mail)."""
+
+    outcome = forms.ChoiceField(
+        choices=MailOutcome.choices, widget=forms.RadioSelect, label="Outcome"
+    )
+    on = forms.DateField(
+        widget=DateInput(), label="On (green card or USPS tracking date)"
+    )
+    service = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
 
 class ComplyForm(forms.Form):
@@ -446,26 +457,31 @@ _WORK_LABELS = {
     "work_completed_on": "Date the work was completed",
 }
 _WORK_FIELDS = list(_WORK_LABELS)
-_INVOICE_LABELS = {
-    "invoice_number": "Invoice number",
-    "invoice_amount": "Invoice amount ($)",
-    "invoiced_on": "Invoice date",
-}
-_INVOICE_HELP = {"invoice_amount": "The total of the itemized costs."}
 
 
 def _work_form(model):
     return _step_form(model, _WORK_FIELDS, _WORK_LABELS, optional=("performer_name",))
 
 
-def _invoice_form(model):
-    return _step_form(
-        model, list(_INVOICE_LABELS), _INVOICE_LABELS, help_texts=_INVOICE_HELP
+class PaymentForm(forms.Form):
+    """One payment against a remedy's invoice (R-COR-2, R-NUI-1): less than
+    what remains is recorded as a part payment."""
+
+    paid_on = forms.DateField(label="Date of the payment", widget=DateInput())
+    amount = forms.DecimalField(
+        label="Amount paid ($)",
+        max_digits=10,
+        decimal_places=2,
+        min_value=Decimal("0.01"),
     )
-
-
-def _paid_form(model):
-    return _step_form(model, ["paid_on"], {"paid_on": "Date the invoice was paid"})
+    method = forms.ChoiceField(
+        label="How it was paid", choices=[("", "---------"), *PaymentMethod.choices]
+    )
+    reference = forms.CharField(
+        label="Check number or receipt",
+        max_length=100,
+        required=False,
+    )
 
 
 _SuspensionNoticeBase = _step_form(
@@ -527,13 +543,11 @@ REMEDY_STEP_FORMS = {
             },
         ),
         "work": _work_form(CorrectiveAction),
-        "invoice": _invoice_form(CorrectiveAction),
-        "paid": _paid_form(CorrectiveAction),
+        "payment": PaymentForm,
     },
     "nuisance": {
         "work": _work_form(NuisanceAbatement),
-        "invoice": _invoice_form(NuisanceAbatement),
-        "paid": _paid_form(NuisanceAbatement),
+        "payment": PaymentForm,
     },
     "injunction": {
         "petition": _step_form(

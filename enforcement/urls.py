@@ -1,11 +1,14 @@
 from django.urls import path
 
+from cases.exports import export_paths
+
 from .views import appeals, documents, meetings, notices, remedies
 
 app_name = "enforcement"
 
 urlpatterns = [
     path("notices/", notices.notice_list, name="notice_list"),
+    *export_paths("notices/export", notices.notice_export, "notice_export"),
     path("case/<int:case_pk>/", notices.case_enforcement, name="case_enforcement"),
     path(
         "case/<int:case_pk>/notices/new/", notices.notice_create, name="notice_create"
@@ -20,12 +23,18 @@ urlpatterns = [
         name="notice_step",
     ),
     path(
-        "service/<int:pk>/returned/", notices.service_returned, name="service_returned"
+        "service/<int:pk>/delivery/", notices.service_delivery, name="service_delivery"
     ),
     path("parties/<int:pk>/offenses/", notices.party_offenses, name="party_offenses"),
     path("appeals/", appeals.appeal_list, name="appeal_list"),
+    *export_paths("appeals/export", appeals.appeal_export, "appeal_export"),
     path("appeals/new/", appeals.appeal_create, name="appeal_create"),
     path("appeals/hearings.ics", appeals.hearings_ics, name="hearings_ics"),
+    path(
+        "appeals/hearings/<str:token>.ics",
+        appeals.hearings_ical,
+        name="hearings_ical",
+    ),
     path("appeals/<int:pk>/", appeals.appeal_detail, name="appeal_detail"),
     path("appeals/<int:pk>/packet.pdf", appeals.appeal_packet, name="appeal_packet"),
     path(

@@ -4,15 +4,16 @@
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.deadlines.ical import absolute_url
+from cases.deadlines.ical import INSPECTION_LENGTH, event_uid
 
 from .selectors import upcoming_inspections
 
 
 def ical_events(user) -> list[dict]:
     """The scheduled inspections of officer `user` from today on, as dicts
-    {uid, start, summary, description, url}; `start` is an aware datetime and
-    `url` absolute (settings.SITE_URL), as a calendar program needs it."""
+    {uid, start, end, summary, description, url}; `start` is an aware datetime,
+    `end` INSPECTION_LENGTH later (an inspection records no end), `url` a path
+    the feed's writer makes absolute on the address the feed is read on."""
     events = []
     for inspection in upcoming_inspections(officer=user):
         where = inspection.facility.name if inspection.facility else ""
@@ -26,15 +27,15 @@ def ical_events(user) -> list[dict]:
             )
             if part
         )
+        start = timezone.localtime(inspection.scheduled_for)
         events.append(
             {
-                "uid": f"inspection-{inspection.pk}@poquott-ms4",
-                "start": timezone.localtime(inspection.scheduled_for),
+                "uid": event_uid("inspection", inspection.pk),
+                "start": start,
+                "end": start + INSPECTION_LENGTH,
                 "summary": summary,
                 "description": description,
-                "url": absolute_url(
-                    reverse("inspections:inspection_detail", args=[inspection.pk])
-                ),
+                "url": reverse("inspections:inspection_detail", args=[inspection.pk]),
             }
         )
     return events

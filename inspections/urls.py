@@ -1,11 +1,14 @@
 from django.urls import path
 
+from cases.exports import export_paths
+
 from . import views
 
 app_name = "inspections"
 
 urlpatterns = [
     path("", views.index, name="index"),
+    *export_paths("export", views.inspection_export, "export"),
     path("calendar/", views.calendar, name="calendar"),
     path("new/", views.inspection_new, name="inspection_new"),
     path("<int:pk>/", views.inspection_detail, name="inspection_detail"),
@@ -26,6 +29,7 @@ urlpatterns = [
     path("bmps/new/", views.bmp_new, name="bmp_new"),
     path("bmps/<int:pk>/", views.bmp_detail, name="bmp_detail"),
     path("outfalls/", views.outfall_list, name="outfall_list"),
+    *export_paths("outfalls/export", views.outfall_export, "outfall_export"),
     path("outfalls/new/", views.outfall_edit, name="outfall_new"),
     path("outfalls/<int:pk>/", views.outfall_detail, name="outfall_detail"),
     path("outfalls/<int:pk>/edit/", views.outfall_edit, name="outfall_edit"),

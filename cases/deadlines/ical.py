@@ -2,13 +2,21 @@
 provide (hearings, inspections), and the Board's hearings feed of enforcement.
 One writer, :func:`render_calendar`, on the ``icalendar`` package (RFC 5545:
 CRLF line ends, TEXT escaping, lines folded at 75 octets, a DTSTAMP on every
-event); every URL in a feed is absolute (settings.SITE_URL), since a calendar
-program has no page to resolve a path against.
+event, a DTEND on every event); every URL in a feed is absolute, on the site's
+address as the feed was asked for it (cases.site_url: SITE_URL if set, else the
+request's host), since a calendar program has no page to resolve a path
+against. UIDs name no host (``…@poquott-ms4``, :func:`event_uid`): the same
+event keeps its UID whatever address the feed is read on.
+
+Calendar programs cannot sign in: every feed a user subscribes to is read with
+the user's secret token (CalendarFeedToken, :func:`user_of_token`), one token
+for all their feeds.
 
 Providers: each module of PROVIDERS, if it can be imported, has
 ``ical_events(user)`` returning an iterable of objects or dicts with ``uid``,
 ``start`` (a date, or an aware datetime), ``summary`` and optionally
-``description``, ``url`` (a path or an absolute URL) and ``end``. A provider
+``description``, ``url`` (a path, preferably, or an absolute URL) and
+``end`` (else the writer gives a timed event DEFAULT_EVENT_LENGTH). A provider
 that is missing is skipped; one that fails is logged and skipped, so the feed
 never breaks."""
 
@@ -17,20 +25,36 @@ import importlib
 import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 import icalendar
 from django.conf import settings
+from django.http import HttpResponse
 from django.urls import reverse
 from django.utils import timezone
 
 from ..models import CalendarFeedToken, Deadline
+from ..roles import is_staff_member
+from ..site_url import site_url
 from . import selectors
 
 log = logging.getLogger(__name__)
 
 PROVIDERS = ["inspections.ical_feed", "enforcement.ical_feed"]
 PRODID = "-//Village of Poquott//MS4 stormwater deadlines//EN"
+UID_DOMAIN = "poquott-ms4"  # not the host: a UID must not change with it
+
+# How long a calendar shows the events whose records keep only a start, here
+# and nowhere else. A hearing at a Board meeting lasts the meeting.
+BOARD_MEETING_LENGTH = dt.timedelta(hours=2)  # the Board's meetings run ~2 h
+HEARING_LENGTH = dt.timedelta(hours=1)  # a hearing not at a Board meeting
+INSPECTION_LENGTH = dt.timedelta(hours=1)
+DEFAULT_EVENT_LENGTH = dt.timedelta(hours=1)  # any other timed event
+
+
+def event_uid(kind: str, pk) -> str:
+    """ "appeal-12@poquott-ms4": the same on every host the feed is read on."""
+    return f"{kind}-{pk}@{UID_DOMAIN}"
 
 
 @dataclass(frozen=True)
@@ -43,10 +67,11 @@ class FeedEvent:
     end: dt.date | dt.datetime | None = None
 
 
-def absolute_url(url: str) -> str:
-    """``url`` on the site (settings.SITE_URL) if it is a path; unchanged if it
-    is already absolute."""
-    return urljoin(settings.SITE_URL.rstrip("/") + "/", url)
+def absolute_url(url: str, base: str | None = None) -> str:
+    """``url`` on the site if it is a path; unchanged if it is already
+    absolute. `base`: the site's address (cases.site_url.site_url(request));
+    without it settings.SITE_URL."""
+    return urljoin((base or site_url()).rstrip("/") + "/", url)
 
 
 def _utc(name: str, value: dt.date | dt.datetime) -> dt.date | dt.datetime:
@@ -88,12 +113,11 @@ def _deadline_url(deadline: Deadline) -> str:
 
 
 def deadline_events(user) -> Iterator[FeedEvent]:
-    host = urlsplit(settings.SITE_URL).hostname or "poquott"
     qs = selectors.deadlines_of_user(user).filter(status=Deadline.Status.OPEN)
     for d in qs:
         case = f" [{d.case.number}]" if d.case_id else ""
         yield FeedEvent(
-            uid=f"deadline-{d.pk}@{host}",
+            uid=event_uid("deadline", d.pk),
             start=d.due_date,
             summary=f"Due: {d.label} ({d.rule_id}){case}",
             description=f"Who must act: {d.get_responsible_display()}.\n"
@@ -102,7 +126,7 @@ def deadline_events(user) -> Iterator[FeedEvent]:
         )
 
 
-def provider_events(user) -> Iterator[FeedEvent]:
+def _providers() -> Iterator[tuple[str, object]]:
     for name in PROVIDERS:
         try:
             module = importlib.import_module(name)
@@ -114,6 +138,26 @@ def provider_events(user) -> Iterator[FeedEvent]:
         except Exception:
             log.exception("iCal provider %s cannot be imported; skipped", name)
             continue
+        yield name, module
+
+
+def other_feeds(user, token: CalendarFeedToken) -> list[tuple[str, str]]:
+    """(label, path) of the feeds besides this one that `user` may subscribe to
+    with the same token: each provider's ``token_feeds(user, token)``."""
+    feeds = []
+    for name, module in _providers():
+        offer = getattr(module, "token_feeds", None)
+        if offer is None:
+            continue
+        try:
+            feeds.extend(offer(user, token.token))
+        except Exception:
+            log.exception("iCal provider %s failed to offer its feeds", name)
+    return feeds
+
+
+def provider_events(user) -> Iterator[FeedEvent]:
+    for name, module in _providers():
         events = getattr(module, "ical_events", None)
         if events is None:
             continue
@@ -130,9 +174,14 @@ def provider_events(user) -> Iterator[FeedEvent]:
 
 
 def render_calendar(
-    events: Iterable[FeedEvent], *, name: str, prodid: str = PRODID
+    events: Iterable[FeedEvent],
+    *,
+    name: str,
+    prodid: str = PRODID,
+    base: str | None = None,
 ) -> str:
-    """The one iCal writer of the project: VCALENDAR text of ``events``."""
+    """The one iCal writer of the project: VCALENDAR text of ``events``, their
+    paths made absolute on `base` (see absolute_url)."""
     cal = icalendar.Calendar()
     cal.add("prodid", prodid)
     cal.add("version", "2.0")
@@ -146,24 +195,45 @@ def render_calendar(
         vevent.add("dtstamp", stamp)
         vevent.add("dtstart", _utc("start", event.start))
         end = event.end
-        if end is None and not isinstance(event.start, dt.datetime):
-            end = event.start + dt.timedelta(days=1)  # an all-day event
-        if end is not None:
-            vevent.add("dtend", _utc("end", end))
+        if end is None:
+            if isinstance(event.start, dt.datetime):
+                end = event.start + DEFAULT_EVENT_LENGTH  # never zero length
+            else:
+                end = event.start + dt.timedelta(days=1)  # an all-day event
+        vevent.add("dtend", _utc("end", end))
         vevent.add("summary", event.summary)
         if event.description:
             vevent.add("description", event.description)
         if event.url:
-            vevent.add("url", absolute_url(event.url))
+            vevent.add("url", absolute_url(event.url, base))
         cal.add_component(vevent)
     return cal.to_ical().decode("utf-8")
 
 
-def feed_for_user(user) -> str:
+def feed_for_user(user, *, base: str | None = None) -> str:
     events = [*deadline_events(user), *provider_events(user)]
     return render_calendar(
-        events, name=f"{settings.VILLAGE['name']} stormwater: {user.get_username()}"
+        events,
+        name=f"{settings.VILLAGE['name']} stormwater: {user.get_username()}",
+        base=base,
     )
+
+
+def user_of_token(token: str):
+    """The staff user whose feed token `token` is, or None (no such token, or
+    the user has no role any more). Every token feed is read through this."""
+    found = CalendarFeedToken.objects.select_related("user").filter(token=token).first()
+    if found is None or not is_staff_member(found.user):
+        return None
+    return found.user
+
+
+def calendar_response(body: str, *, filename: str):
+    """A feed's HTTP answer: text/calendar, private (it is the user's)."""
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    response["Cache-Control"] = "private, max-age=300"
+    return response
 
 
 def token_for(user) -> CalendarFeedToken:

@@ -87,6 +87,13 @@ def _recipients(deadline: Deadline, kind: str, role_users: dict):
     )
     if own_duty and deadline.notify_email and kind != OVERDUE:
         out.setdefault(deadline.notify_email.lower(), None)
+    if own_duty and kind != OVERDUE:
+        # asked for on the respondent's page (issue 18)
+        from ..portal.services import reminder_email_for
+
+        asked = reminder_email_for(deadline)
+        if asked:
+            out.setdefault(asked.lower(), None)
     return list(out.items())
 
 
@@ -240,6 +247,7 @@ def _reminder_text(reminder: Reminder, deadline: Deadline, when: str):
             "when": when,
             "village": settings.VILLAGE,
             "list_url": _site_url(reverse("deadlines:list")),
+            "portal_url": _site_url(reverse("portal:enter")),
         },
     )
     return f"[{settings.VILLAGE['name']}] {subject}"[:250], body

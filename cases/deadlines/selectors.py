@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from ..models import Deadline, Reminder
+from ..models import Deadline, OfficeClosure, Reminder
 from ..roles import Role, has_role
 from . import engine
 
@@ -21,6 +21,17 @@ DUE_SOON_DAYS = engine.DUE_SOON_DAYS
 
 def today() -> dt.date:
     return timezone.localdate()
+
+
+CLOSURES_LISTED_DAYS = 366
+
+
+def office_closures_listed() -> QuerySet[OfficeClosure]:
+    """The office closures the closures page lists: those of the past year and
+    every one to come (older ones no longer move an open deadline)."""
+    return OfficeClosure.objects.filter(
+        day__gte=today() - dt.timedelta(days=CLOSURES_LISTED_DAYS)
+    )
 
 
 def _with_relations(qs: QuerySet) -> QuerySet:
@@ -73,6 +84,12 @@ def due_this_week(qs: QuerySet, on: dt.date | None = None) -> QuerySet:
 
 
 DASHBOARD_PANEL_SIZE = 10  # the most urgent in each panel; "See all" for the rest
+
+
+def due_between(qs: QuerySet, first: dt.date, last: dt.date) -> QuerySet:
+    """Deadlines whose due date falls from `first` to `last`, both included
+    (a reporting year's deadlines), whatever their status."""
+    return qs.filter(due_date__gte=first, due_date__lte=last)
 
 
 def dashboard_panels(user, on: dt.date | None = None, limit: int | None = None) -> dict:

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from ..exports import export_paths
 from . import views
 
 app_name = "deadlines"
@@ -9,6 +10,7 @@ urlpatterns = [
     path("api/deadlines/compute", views.api_compute, name="api_compute"),
     path("deadlines/ical/<str:token>.ics", views.ical_feed, name="ical"),
     path("staff/deadlines/", views.deadline_list, name="list"),
+    *export_paths("staff/deadlines/export", views.deadline_export, "export"),
     path("staff/deadlines/<int:pk>/", views.deadline_detail, name="detail"),
     path("staff/deadlines/<int:pk>/met/", views.deadline_meet, name="meet"),
     path("staff/deadlines/<int:pk>/waive/", views.deadline_waive, name="waive"),

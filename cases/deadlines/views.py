@@ -1,21 +1,23 @@
 """Deadline pages: the public calculator and its JSON API, the staff list with
 met/waive actions, reminders sent, office closures, and the iCal feed."""
 
-import datetime as dt
-
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from cases.humanize import human_date
+
+from .. import exports
 from ..citations import UnknownCitation, citation
-from ..models import CalendarFeedToken, Deadline, OfficeClosure, Reminder
-from ..roles import Role, has_role, is_staff_member, role_required
+from ..models import Deadline, OfficeClosure, Reminder
+from ..roles import Role, has_role, role_required
+from ..site_url import site_url
 from . import ical, selectors, services
-from .engine import UnknownRule
+from .engine import RULES, UnknownRule
 from .forms import (
     CalculatorForm,
     ClosureForm,
@@ -39,11 +41,25 @@ def _citation_text(rule_id: str):
 # --- public ---------------------------------------------------------------------
 
 
+# The rule a resident most often needs, first in the calculator and in its words.
+APPEAL_RULE = "R-APL-1"
+
+
+def _resident_rule_choices(choices):
+    """The calculator's rules by their plain names (the rule id stays in the
+    option's value and one click away on the page), the appeal first."""
+    plain = [(rule_id, RULES[rule_id].label) for rule_id, _ in choices]
+    return sorted(plain, key=lambda choice: choice[0] != APPEAL_RULE)
+
+
 @require_GET
 def calculator(request):
     """Rule + date → due date and how it was counted. A GET form: works
-    without JavaScript and the answer can be bookmarked."""
-    form = CalculatorForm(request.GET or None)
+    without JavaScript and the answer can be bookmarked. Speaks to residents:
+    the appeal rule (R-APL-1) first, the rule ids and the API in a details
+    element."""
+    form = CalculatorForm(request.GET or None, initial={"rule": APPEAL_RULE})
+    form.fields["rule"].choices = _resident_rule_choices(form.fields["rule"].choices)
     result = None
     if form.is_valid():
         result = services.compute_due(
@@ -55,6 +71,8 @@ def calculator(request):
         {
             "form": form,
             "result": result,
+            "appeal": RULES[APPEAL_RULE],
+            "appeal_citation": _citation_text(APPEAL_RULE),
             "citation": _citation_text(result.rule_id) if result else None,
         },
     )
@@ -93,8 +111,10 @@ def api_compute(request):
 # --- staff ----------------------------------------------------------------------
 
 
-@role_required(*READERS)
-def deadline_list(request):
+def deadline_list_filtered(request):
+    """The list's filter form and the deadlines it selects for this user, with
+    their reminders: the one reading of the filters for the page and its exports.
+    A malformed filter selects the default (open ones; the form says why)."""
     form = ListFilterForm(request.GET or None)
     data = form.cleaned_data if form.is_valid() else {}
     qs = selectors.filter_deadlines(
@@ -104,7 +124,13 @@ def deadline_list(request):
         rule_id=data.get("rule", ""),
         mine_of=request.user if data.get("mine") else None,
     )
-    page = Paginator(selectors.with_reminders(qs), 50).get_page(request.GET.get("page"))
+    return form, selectors.with_reminders(qs)
+
+
+@role_required(*READERS)
+def deadline_list(request):
+    form, deadlines = deadline_list_filtered(request)
+    page = Paginator(deadlines, 50).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     return render(
@@ -114,7 +140,25 @@ def deadline_list(request):
             "form": form,
             "page": page,
             "query": query.urlencode(),
+            "export_links": exports.export_links(request, "deadlines:export"),
         },
+    )
+
+
+@role_required(*READERS)
+@require_GET
+def deadline_export(request, fmt):
+    """Every deadline the filtered list shows (all its pages), as CSV or XLSX."""
+    form, deadlines = deadline_list_filtered(request)
+    if form.is_bound and not form.is_valid():
+        return exports.refused("deadlines:list", request)
+    return exports.export_response(
+        request,
+        name="deadlines",
+        title="Deadlines",
+        columns=exports.DEADLINES,
+        rows=deadlines.iterator(chunk_size=exports.CHUNK_SIZE),
+        fmt=fmt,
     )
 
 
@@ -225,7 +269,7 @@ def closures(request):
             else:
                 messages.success(
                     request,
-                    f"Office closure added on {form.cleaned_data['day']:%Y-%m-%d}; "
+                    f"Office closure added on {human_date(form.cleaned_data['day'])}; "
                     "open deadlines spanning it were recomputed.",
                 )
                 return redirect("deadlines:closures")
@@ -235,9 +279,7 @@ def closures(request):
         {
             "form": form,
             "may_edit": may_edit,
-            "closures": OfficeClosure.objects.filter(
-                day__gte=selectors.today() - dt.timedelta(days=366)
-            ),
+            "closures": selectors.office_closures_listed(),
         },
         status=400 if request.method == "POST" else 200,
     )
@@ -250,7 +292,7 @@ def closure_remove(request, pk: int):
     services.remove_office_closure(closure=closure, actor=request.user)
     messages.success(
         request,
-        f"Office closure of {closure.day:%Y-%m-%d} removed; open deadlines "
+        f"Office closure of {human_date(closure.day)} removed; open deadlines "
         "spanning it were recomputed.",
     )
     return redirect("deadlines:closures")
@@ -267,21 +309,25 @@ def feed_settings(request):
         )
         return redirect("deadlines:feed_settings")
     token = ical.token_for(request.user)
-    url = request.build_absolute_uri(
-        reverse("deadlines:ical", kwargs={"token": token.token})
+    site = site_url(request)
+    url = site + reverse("deadlines:ical", kwargs={"token": token.token})
+    # The user's other token feeds (the same token): those the providers offer.
+    others = [
+        (label, site + path) for label, path in ical.other_feeds(request.user, token)
+    ]
+    return render(
+        request,
+        "deadlines/feed.html",
+        {"token": token, "feed_url": url, "other_feeds": others},
     )
-    return render(request, "deadlines/feed.html", {"token": token, "feed_url": url})
 
 
 @require_GET
 def ical_feed(request, token: str):
     """No sign-in (calendar apps cannot): the secret token is the key."""
-    found = CalendarFeedToken.objects.select_related("user").filter(token=token).first()
-    if found is None or not is_staff_member(found.user):
+    user = ical.user_of_token(token)
+    if user is None:
         raise Http404("No such calendar.")
-    response = HttpResponse(
-        ical.feed_for_user(found.user), content_type="text/calendar; charset=utf-8"
+    return ical.calendar_response(
+        ical.feed_for_user(user, base=site_url(request)), filename="deadlines.ics"
     )
-    response["Content-Disposition"] = 'inline; filename="deadlines.ics"'
-    response["Cache-Control"] = "private, max-age=300"
-    return response

@@ -56,6 +56,7 @@ class DocumentKind(models.TextChoices):
         "warrant_cover_sheet",
         "Search warrant application: cover sheet",
     )
+    ANNUAL_REPORT = "annual_report", "Annual MS4 report: illicit discharges (IDDE)"
 
 
 class FactsInvalid(ValueError):
@@ -109,6 +110,16 @@ def clerk_office() -> str:
 
 
 @dataclass(frozen=True, kw_only=True)
+class OnlineAccess:
+    """The respondent's page as printed on a party's document (issue 18): the
+    short address, the party's access code, grouped, and a QR code of the
+    address."""
+
+    address: str
+    code: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class DocumentFacts:
     """What every document carries: the case, its own number and date, the
     recipient as frozen, whom to call and who signs."""
@@ -124,6 +135,8 @@ class DocumentFacts:
     recipient: Recipient
     contact: Contact
     signatory: Signatory
+    # Set when the document is issued to a party (cases.portal.documents).
+    online: OnlineAccess | None = None
 
     def relied_on(self) -> tuple[str, ...]:
         """The citation rows the document prints, in print order."""

@@ -33,6 +33,17 @@ def _own_case(record):
     return getattr(record, "case", None)
 
 
+def _own_party(record):
+    """The party a record's document is addressed to: its recipient, appellant
+    or party, or its notice's recipient; None for the office's own papers."""
+    for name in ("recipient", "appellant", "party"):
+        party = getattr(record, name, None)
+        if party is not None:
+            return party
+    notice = getattr(record, "notice", None)
+    return getattr(notice, "recipient", None) if notice is not None else None
+
+
 @dataclass
 class DocumentType:
     """What one kind of document is made of."""
@@ -45,6 +56,8 @@ class DocumentType:
     sample: Callable[..., DocumentFacts] | None = None
     # The case a record's document is filed on (default: its own `case`).
     case_of: Callable[[Any], Any] = _own_case
+    # The party the document is addressed to (default: _own_party).
+    party_of: Callable[[Any], Any] = _own_party
 
     @property
     def template(self) -> str:
@@ -65,6 +78,7 @@ def register(
     source: str,
     sample: Callable[..., DocumentFacts] | None = None,
     case_of: Callable[[Any], Any] | None = None,
+    party_of: Callable[[Any], Any] | None = None,
 ):
     """Decorator: register the builder of `kind` from a `source` record (model
     label), with the kind's facts class and sample facts."""
@@ -85,6 +99,8 @@ def register(
             entry.sample = sample
         if case_of is not None:
             entry.case_of = case_of
+        if party_of is not None:
+            entry.party_of = party_of
         return build
 
     return decorator
@@ -145,6 +161,11 @@ def build_facts(kind: str, source) -> DocumentFacts:
 def case_of(kind: str, source):
     """The case the document of `kind` about `source` is filed on."""
     return document_type(kind).case_of(source)
+
+
+def party_of(kind: str, source):
+    """The party the document of `kind` about `source` is addressed to, or None."""
+    return document_type(kind).party_of(source)
 
 
 def sample_facts(kind: str) -> DocumentFacts:

@@ -165,6 +165,10 @@ def render_html(kind: str, facts: DocumentFacts, citations: dict | None = None) 
         "print_css": settings.STATIC_URL.rstrip("/") + "/" + PRINT_CSS,
         **facts.extra_context(citations),
     }
+    if facts.online is not None:
+        from ..portal.documents import qr_svg
+
+        context["online_qr"] = qr_svg(facts.online.address)
     if not context["print_css"].startswith("/"):
         context["print_css"] = "/" + context["print_css"]
     return render_to_string(type(facts).template, context)

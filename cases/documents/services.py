@@ -116,7 +116,15 @@ def document_issue(
     exists, or the correction does not fit the superseded document)."""
     if not may_issue(actor, kind):
         raise PermissionDenied("Your role may not issue this document.")
-    if facts.case_number != case.number:
+    if case is not None and facts.online is None:
+        # A document to a party prints the party's access code (issue 18).
+        from ..portal.documents import with_online_access
+
+        facts = with_online_access(
+            facts, kind=kind, case=case, source=source, actor=actor
+        )
+    # `case` None: a document of the office as a whole (the annual report).
+    if case is not None and facts.case_number != case.number:
         raise FactsInvalid(
             kind,
             [f"the facts name case {facts.case_number}, not {case.number}"],
@@ -216,7 +224,7 @@ def document_actions(user, source, kinds=None) -> list[dict]:
 
 
 def _check_correction(old, *, kind, case, content_type, source):
-    if old.kind != kind or old.case_id != case.pk:
+    if old.kind != kind or old.case_id != getattr(case, "pk", None):
         raise DocumentError("A correction must be of the same kind and case.")
     # The same record, or the record that corrects it (a superseding notice of
     # violation names the notice it supersedes in `supersedes_id`).

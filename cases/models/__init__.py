@@ -1,3 +1,5 @@
+from ..annual.models import AnnualReport, AnnualReportComment, AnnualReportStatus
+from ..portal.models import ContactChangeRequest, PortalAccess
 from .case import (
     CLOSED_STATUSES,
     Case,
@@ -24,6 +26,9 @@ from .reports import ApiKey, Report, ReportNotification, ReportPhoto
 
 __all__ = [
     "CLOSED_STATUSES",
+    "AnnualReport",
+    "AnnualReportComment",
+    "AnnualReportStatus",
     "ApiKey",
     "AppendOnlyError",
     "Attachment",
@@ -36,6 +41,7 @@ __all__ = [
     "CaseSource",
     "CaseStatus",
     "Citation",
+    "ContactChangeRequest",
     "ConnectionType",
     "Deadline",
     "Delegation",
@@ -48,6 +54,7 @@ __all__ = [
     "Outfall",
     "Party",
     "PollutantCategory",
+    "PortalAccess",
     "Premises",
     "Reminder",
     "Report",

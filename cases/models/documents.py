@@ -49,8 +49,13 @@ class IssuedDocument(ConcurrentTransitionMixin, models.Model):
         FAILED = "failed", "Rendering failed"
 
     kind = models.CharField(max_length=32, choices=DocumentKind.choices)
+    # Empty for a document of the office as a whole (the annual report, issue 17).
     case = models.ForeignKey(
-        "cases.Case", on_delete=models.PROTECT, related_name="documents"
+        "cases.Case",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="documents",
     )
     content_type = models.ForeignKey(
         ContentType, on_delete=models.PROTECT, related_name="+"
@@ -157,7 +162,8 @@ class IssuedDocument(ConcurrentTransitionMixin, models.Model):
 
     @property
     def download_name(self) -> str:
-        return f"{self.case.number}-{self.kind.replace('_', '-')}-v{self.version}.pdf"
+        owner = self.case.number if self.case_id else self.document_number
+        return f"{owner}-{self.kind.replace('_', '-')}-v{self.version}.pdf"
 
     # The rendering worker's steps (cases.documents.services), never a button.
     @transition(

@@ -48,6 +48,7 @@ class CaseEvent(models.Model):
         ENFORCEMENT = "enforcement", "Enforcement"
         DOCUMENT = "document", "Document"
         MERGE = "merge", "Merge"
+        PORTAL = "portal", "Respondent's page"
 
     # An entry belongs to the case, the premises, or both, of the record it is
     # about (`subject`): field work done before, or without, a case is on the
@@ -85,6 +86,14 @@ class CaseEvent(models.Model):
     rule_id = models.CharField(max_length=16, blank=True)
     public = models.BooleanField(
         default=False, help_text="Shown to the resident on the public status page."
+    )
+    delegation = models.ForeignKey(
+        "cases.Delegation",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="events",
+        help_text="The SMO's written delegation the actor acted under (R-ADM-1).",
     )
     content_type = models.ForeignKey(
         ContentType, null=True, blank=True, on_delete=models.PROTECT

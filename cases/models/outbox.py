@@ -24,6 +24,7 @@ class OutgoingMessage(ConcurrentTransitionMixin, models.Model):
         REMINDER = "reminder", "Deadline reminder"
         DIGEST = "digest", "Staff deadline digest"
         DOCUMENT = "document", "Document e-mailed to a party"
+        APPEAL_RECEIPT = "appeal_receipt", "Receipt of an appeal filed online"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting to be sent"

@@ -74,8 +74,8 @@ ATTRIBUTES = [
 ]
 
 
-def discovery() -> dict:
-    site = settings.VILLAGE["site_url"]
+def discovery(site: str) -> dict:
+    """`site`: the site's address as cases.site_url.site_url(request) gives it."""
     village = settings.VILLAGE
     return {
         "changeset": CHANGESET,
@@ -106,7 +106,10 @@ def service(category: PollutantCategory) -> dict:
         "service_name": category.name,
         "description": description,
         "metadata": True,
-        "type": "batch",
+        # The spec: "realtime: The service request ID will be returned
+        # immediately after the service request is submitted" (it is; the token
+        # too). "batch" promises only a token.
+        "type": "realtime",
         "keywords": "stormwater, illicit discharge, storm drain",
         "group": "Hazardous — call 911 first"
         if category.hazardous

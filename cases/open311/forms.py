@@ -6,6 +6,7 @@ channel, cases.reports.validation.report_problems, which the web form uses too,
 with the photo checks of cases.uploads. Each problem becomes one GeoReport v2
 error, worded with the parameter names where they differ (OPEN311_WORDS)."""
 
+import re
 from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
@@ -41,20 +42,39 @@ OPEN311_WORDS = {
 
 
 class Open311Invalid(Exception):
-    def __init__(self, messages: list[str]):
+    """`status` is the answer's HTTP code: 404 when the service_code is unknown
+    (the spec: "404 - service_code or service_request_id not found"), else 400."""
+
+    def __init__(self, messages: list[str], status: int = 400):
         super().__init__("; ".join(messages))
         self.messages = messages
+        self.status = status
 
 
-def parse_datetime_param(raw: str):
-    """ISO 8601; a time without a zone is read in the village's zone."""
+# A date and a time: "2026-05-04" alone is not one (datetime.fromisoformat
+# would read it as midnight).
+_HAS_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt +]\d{2}:\d{2}")
+
+
+def parse_datetime_param(raw: str, *, require_zone: bool = False):
+    """ISO 8601 date and time, or None. With `require_zone` (the list's
+    start_date/end_date: the spec's W3C datetime, with its zone) a date alone or
+    a time without a zone is None; otherwise a time without a zone is read in
+    the village's zone. A "+" sent unescaped in a query arrives as a space."""
+    raw = (raw or "").strip().replace(" ", "+")
+    if not raw:
+        return None
+    if require_zone and not _HAS_TIME.match(raw):
+        return None
     try:
-        value = parse_datetime(raw.strip().replace(" ", "+")) if raw else None
+        value = parse_datetime(raw)
     except ValueError:  # well-formed but impossible, e.g. month 13
         return None
     if value is None:
         return None
     if timezone.is_naive(value):
+        if require_zone:
+            return None
         value = timezone.make_aware(value)
     return value
 
@@ -64,12 +84,14 @@ def parse_request(data, files) -> dict:
     problems = []
     code = (data.get("service_code") or "").strip()
     category = None
+    status = 400
     if not code:
         problems.append("service_code was not provided.")
     else:
         category = PollutantCategory.objects.filter(code=code, active=True).first()
         if category is None:
             problems.append(f"service_code {code[:40]!r} was not found.")
+            status = 404
 
     lat_raw, lon_raw = data.get("lat", "").strip(), data.get("long", "").strip()
     address = (data.get("address_string") or "").strip()
@@ -154,7 +176,7 @@ def parse_request(data, files) -> dict:
         if p.field not in unread
     ]
     if problems:
-        raise Open311Invalid(problems)
+        raise Open311Invalid(problems, status=status)
     return {
         "fields": fields,
         "pollutant_categories": [category],

@@ -93,6 +93,7 @@ COMPOSERS = {
     Kind.REMINDER: "cases.deadlines.reminders.compose_reminder",
     Kind.DIGEST: "cases.deadlines.reminders.compose_digest",
     Kind.DOCUMENT: "cases.outbox.services.compose_document",
+    Kind.APPEAL_RECEIPT: "cases.outbox.services.compose_stored",
 }
 
 

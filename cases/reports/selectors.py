@@ -13,10 +13,10 @@ from ..models import (
     CaseEvent,
     CaseStatus,
     Note,
-    PollutantCategory,
     Report,
 )
 from . import public_status
+from .service_code import service_code_expression
 
 _CODE_CHARS = re.compile(r"[^A-Z0-9]")
 
@@ -111,7 +111,7 @@ class Open311Row:
     were ~2,000 models and most of the list's time; bench/)."""
 
     pk: int
-    service_code: str  # the report's own, else its first category's, else "other"
+    service_code: str  # service_code.service_code_expression, as the filter reads it
     received_at: datetime
     attached_at: datetime | None
     address: str
@@ -124,7 +124,7 @@ class Open311Row:
 
 _OPEN311_FIELDS = (
     "pk",
-    "service_code",
+    "open311_code",
     "received_at",
     "attached_at",
     "address",
@@ -149,12 +149,16 @@ def open311_requests(
     end: datetime | None = None,
     statuses: list[str] | None = None,
     limit: int = 1000,
+    offset: int = 0,
 ) -> list[Open311Row]:
-    """Reports as Open311 service requests, newest first: three queries whatever
-    the number of rows (reports with their cases, first categories, public
+    """Reports as Open311 service requests, newest first: two queries whatever
+    the number of rows (reports with their cases and service codes, public
     notes). With `ids`, only those received since `received_since`, except the
-    ones `own_client` (an ApiKey) sent itself."""
-    qs = Report.objects.all()
+    ones `own_client` (an ApiKey) sent itself. `service_codes` filters on the
+    code each row is listed with (service_code.service_code_expression).
+    `offset`/`limit` page the list (the caller asks one more row than it shows to
+    know whether a next page exists)."""
+    qs = Report.objects.annotate(open311_code=service_code_expression())
     if ids is not None:
         qs = qs.filter(pk__in=ids)
         if received_since is not None:
@@ -164,7 +168,7 @@ def open311_requests(
             qs = qs.filter(recent)
     else:
         if service_codes:
-            qs = qs.filter(service_code__in=service_codes)
+            qs = qs.filter(open311_code__in=service_codes)
         if start is not None:
             qs = qs.filter(received_at__gte=start)
         if end is not None:
@@ -172,7 +176,11 @@ def open311_requests(
         if statuses and set(statuses) != {"open", "closed"}:
             closed = closed_q()
             qs = qs.filter(closed if "closed" in statuses else ~closed)
-    reports = list(qs.order_by("-received_at", "-pk").values(*_OPEN311_FIELDS)[:limit])
+    reports = list(
+        qs.order_by("-received_at", "-pk").values(*_OPEN311_FIELDS)[
+            offset : offset + limit
+        ]
+    )
     # A duplicate follows the case it was merged into (public_status.effective_case).
     merged = {
         r["pk"]
@@ -183,14 +191,6 @@ def open311_requests(
         r["pk"]: r["case__merged_into_id"] if r["pk"] in merged else r["case_id"]
         for r in reports
     }
-    first_category = {}
-    uncoded = [r["pk"] for r in reports if not r["service_code"]]
-    if uncoded:
-        pairs = PollutantCategory.objects.filter(report__in=uncoded).values_list(
-            "report", "code"
-        )  # in the categories' order
-        for report_pk, code in pairs:
-            first_category.setdefault(report_pk, code)
     notes = {}
     case_ids = {pk for pk in followed.values() if pk is not None}
     if case_ids:
@@ -206,7 +206,7 @@ def open311_requests(
         rows.append(
             Open311Row(
                 pk=r["pk"],
-                service_code=r["service_code"] or first_category.get(r["pk"], "other"),
+                service_code=r["open311_code"],
                 received_at=r["received_at"],
                 attached_at=r["attached_at"],
                 address=r["address"],

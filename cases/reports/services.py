@@ -16,6 +16,7 @@ from django.urls import reverse
 from ..models import OutgoingMessage, Report, ReportNotification, ReportPhoto
 from ..outbox.services import message_queue
 from . import public_status
+from .service_code import decided_service_code
 
 logger = logging.getLogger(__name__)
 
@@ -57,11 +58,6 @@ def report_submit(
         raise ReportRefused("A phone, walk-in or e-mail report needs the staff member.")
     if channel == Report.Channel.OPEN311 and api_client is None:
         raise ReportRefused("An Open311 report needs its API client.")
-    if not service_code:
-        # Every report has its Open311 service: the first category ticked (in
-        # the office's order), or "other".
-        ordered = sorted(pollutant_categories, key=lambda c: (c.sort_order, c.name))
-        service_code = ordered[0].code if ordered else "other"
     with transaction.atomic():
         report = Report(
             channel=channel,
@@ -77,6 +73,11 @@ def report_submit(
         report.save()
         if pollutant_categories:
             report.pollutant_categories.set(pollutant_categories)
+        if not service_code:
+            # Every report has its Open311 service, stored as the Open311 list
+            # decides it (the first category ticked, or "other").
+            report.service_code = decided_service_code(report)
+            report.save(update_fields=["service_code"])
         for photo in photos:
             ReportPhoto.objects.create(
                 report=report,

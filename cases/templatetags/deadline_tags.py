@@ -40,3 +40,14 @@ def case_deadlines_panel(context, case):
             "linkable": has_role(user, Role.SMO, Role.CLERK),
         },
     )
+
+
+@register.filter
+def days_left(due):
+    """ "due today", "3 days left", "overdue by 2 days": the engine's words for
+    a due date, counted on the village's today (never computed here)."""
+    from ..deadlines import engine
+
+    if not due:
+        return ""
+    return engine.days_left_words(due, selectors.today())

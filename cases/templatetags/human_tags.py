@@ -5,6 +5,7 @@ Letters and PDFs keep their own date style (they do not load these)."""
 import re
 
 from django import template
+from django.utils.html import format_html
 
 from .. import humanize
 
@@ -13,19 +14,28 @@ register = template.Library()
 _RULE_IN_LABEL = re.compile(r"\s*\((R-[A-Z]+-\d+)\)\s*$")
 
 
+def _time_element(value, text: str) -> str:
+    """`text` in a `<time>` whose datetime= carries ISO for machines; words
+    (not a date) and nothing stay as they are."""
+    iso = humanize.machine_value(value)
+    if not iso:
+        return text
+    return format_html('<time datetime="{}">{}</time>', iso, text)
+
+
 @register.filter
 def human_date(value) -> str:
-    return humanize.human_date(value)
+    return _time_element(value, humanize.human_date(value))
 
 
 @register.filter
 def human_time(value) -> str:
-    return humanize.human_time(value)
+    return _time_element(value, humanize.human_time(value))
 
 
 @register.filter
 def human_datetime(value) -> str:
-    return humanize.human_datetime(value)
+    return _time_element(value, humanize.human_datetime(value))
 
 
 @register.filter

@@ -6,6 +6,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from ..models import ExemptCategory, PollutantCategory
+from ..site_url import site_url
 
 
 @require_GET
@@ -36,6 +37,6 @@ def security_txt(request):
         f"Contact: mailto:{settings.VILLAGE['smo_email']}\n"
         f"Expires: {expires.isoformat()}\n"
         "Preferred-Languages: en\n"
-        f"Canonical: {settings.VILLAGE['site_url']}/.well-known/security.txt\n"
+        f"Canonical: {site_url(request)}/.well-known/security.txt\n"
     )
     return HttpResponse(body, content_type="text/plain; charset=utf-8")

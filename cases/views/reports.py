@@ -8,6 +8,7 @@ from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from .. import exports
 from ..models import Report, ReportPhoto
 from ..reports import public_status, ratelimit, selectors
 from ..reports.forms import BOUNDS, CENTRE, ReportForm, StaffReportForm
@@ -147,7 +148,24 @@ def staff_report_list(request):
     return render(
         request,
         "reports/staff_list.html",
-        {"reports": selectors.reports_in_triage()},
+        {
+            "reports": selectors.reports_in_triage(),
+            "export_links": exports.export_links(request, "reports:export"),
+        },
+    )
+
+
+@role_required(Role.SMO)
+@require_GET
+def staff_report_export(request, fmt):
+    """The reports awaiting triage, as the list shows them, as CSV or XLSX."""
+    return exports.export_response(
+        request,
+        name="reports-awaiting-triage",
+        title="Reports awaiting triage",
+        columns=exports.REPORTS,
+        rows=selectors.reports_in_triage().iterator(chunk_size=exports.CHUNK_SIZE),
+        fmt=fmt,
     )
 
 

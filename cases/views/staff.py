@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from .. import selectors, services
+from .. import exports, selectors, services
 from ..confirmations import confirm_text, is_binding
 from ..forms import (
     TRANSITION_FORMS,
@@ -27,6 +27,7 @@ from ..forms import (
 )
 from ..models import Attachment, Case
 from ..paging import IdsFirstPaginator
+from ..portal import selectors as portal_selectors
 from ..roles import CASE_READERS, CASE_WRITERS, Role, has_role, role_required
 from ..services import SAFE_INLINE_TYPES
 from ..workflow import CaseChangedError, Refused, reasons_not
@@ -122,9 +123,10 @@ def case_new(request):
 
 
 # --- list and page -------------------------------------------------------------------
-@role_required(*CASE_READERS)
-@require_http_methods(["GET"])
-def case_list(request):
+def case_list_filtered(request):
+    """The case list's filter form and the cases it selects, in the list's order:
+    the one reading of the filters for the page and its exports. A malformed
+    filter selects no filter (the form says what is wrong)."""
     form = CaseFilterForm(request.GET or None)
     filters = {}
     if form.is_valid():
@@ -137,15 +139,44 @@ def case_list(request):
             "opened_from": data["opened_from"],
             "opened_to": data["opened_to"],
         }
+    return form, selectors.case_search(**filters)
+
+
+@role_required(*CASE_READERS)
+@require_http_methods(["GET"])
+def case_list(request):
+    form, cases = case_list_filtered(request)
     page = IdsFirstPaginator(
-        selectors.case_search(**filters), PAGE_SIZE, rows=selectors.case_list_rows()
+        cases, PAGE_SIZE, rows=selectors.case_list_rows()
     ).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     return render(
         request,
         "cases/case_list.html",
-        {"form": form, "page": page, "query": query.urlencode()},
+        {
+            "form": form,
+            "page": page,
+            "query": query.urlencode(),
+            "export_links": exports.export_links(request, "cases:export"),
+        },
+    )
+
+
+@role_required(*CASE_READERS)
+@require_http_methods(["GET"])
+def case_export(request, fmt):
+    """Every case the filtered list shows (all its pages), as CSV or XLSX."""
+    form, cases = case_list_filtered(request)
+    if form.is_bound and not form.is_valid():
+        return exports.refused("cases:list", request)
+    return exports.export_response(
+        request,
+        name="cases",
+        title="Cases",
+        columns=exports.CASES,
+        rows=cases.iterator(chunk_size=exports.CHUNK_SIZE),
+        fmt=fmt,
     )
 
 
@@ -170,6 +201,7 @@ def case_detail(request, number):
             "chronology": chronology,
             "timeline": chronology["events"],
             "parties": selectors.case_parties(case),
+            "portal_rows": portal_selectors.staff_panel(case),
             "reports": selectors.case_reports(case),
             "attachments": case.attachments.select_related("uploaded_by"),
             "notes_form": NoteForm() if can_write else None,

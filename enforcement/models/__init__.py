@@ -33,7 +33,9 @@ from .remedies import (
     InjunctionReferral,
     InjunctionStatus,
     NuisanceAbatement,
+    PaymentMethod,
     PerformedBy,
+    RemedyPayment,
 )
 
 __all__ = [
@@ -64,7 +66,9 @@ __all__ = [
     "NoticeStatus",
     "NuisanceAbatement",
     "OffenseRecord",
+    "PaymentMethod",
     "PerformedBy",
+    "RemedyPayment",
     "RequirementKind",
     "ServiceRecord",
     "SuspensionStatus",

@@ -85,6 +85,12 @@ class Appeal(FlowModel):
     mail_article_number = models.CharField(
         "certified mail article number", max_length=40, blank=True
     )
+    # The outcome of the decision's certified mailing (enforcement.models.mail).
+    mail_delivered_on = models.DateField(
+        null=True, blank=True, help_text="From the green card or USPS tracking."
+    )
+    mail_returned_on = models.DateField(null=True, blank=True)
+    mail_return_reason = models.CharField(max_length=200, blank=True)
     withdrawn_on = models.DateField(null=True, blank=True)
     withdrawn_reason = models.TextField(blank=True)
 
@@ -96,6 +102,15 @@ class Appeal(FlowModel):
         related_name="+",
     )
     recorded_at = models.DateTimeField(default=timezone.now)
+    # Filed by the appellant on the respondent's page (issue 18): received at
+    # that moment (filed_on is its date in the village), from that address,
+    # acknowledged with the receipt number.
+    filed_online = models.BooleanField(default=False, db_index=True)
+    received_at = models.DateTimeField(null=True, blank=True)
+    received_from = models.GenericIPAddressField(null=True, blank=True)
+    receipt_number = models.CharField(max_length=30, blank=True)
+    contact_email = models.EmailField(blank=True)
+    contact_phone = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["-filed_on", "-id"]
@@ -119,13 +134,67 @@ class Appeal(FlowModel):
         """Decided, and the certified mailing of the decision not yet recorded."""
         return self.status == AppealStatus.DECIDED and not self.mailed_on
 
-    def hearing_notice(self):
-        """The latest issued version of the notice of hearing, or None."""
+    # The decision's certified mailing whose outcome is not recorded yet: the
+    # predicate, and the same as a query (the clerk's queue).
+    @classmethod
+    def awaiting_delivery_outcome(cls) -> models.Q:
+        return models.Q(
+            mailed_on__isnull=False,
+            mail_delivered_on__isnull=True,
+            mail_returned_on__isnull=True,
+        )
+
+    def awaits_delivery_outcome(self) -> bool:
+        return (
+            self.mailed_on is not None
+            and self.mail_delivered_on is None
+            and self.mail_returned_on is None
+        )
+
+    def delivery_words(self) -> str:
+        from .mail import outcome_words
+
+        return outcome_words(
+            "decision",
+            self.mail_delivered_on,
+            self.mail_returned_on,
+            self.mail_return_reason,
+        )
+
+    def _latest_hearing_notice(self):
+        """The latest version of the notice of hearing that did not fail (set in
+        bulk by enforcement.work_queues as `_prefetched_hearing_notice`)."""
+        if hasattr(self, "_prefetched_hearing_notice"):
+            return self._prefetched_hearing_notice
         from cases.documents.contracts import DocumentKind
         from cases.documents.selectors import latest_document
 
-        found = latest_document(self, DocumentKind.HEARING_NOTICE)
+        return latest_document(self, DocumentKind.HEARING_NOTICE)
+
+    def hearing_notice(self):
+        """The latest issued version of the notice of hearing, or None."""
+        found = self._latest_hearing_notice()
         return found if found is not None and found.is_issued else None
+
+    def hearing_notice_step(self) -> str | None:
+        """What the notice of hearing of a scheduled hearing still needs:
+        "issue" (none issued), "rendering" (issued, its PDF being made), "send"
+        (issued, its sending not recorded, or every sending returned) or None
+        (sent, or no hearing to come). The clerk's queue and the appeal page read this one answer."""
+        if self.status != AppealStatus.HEARING_SCHEDULED:
+            return None
+        latest = self._latest_hearing_notice()
+        if latest is None:
+            return "issue"
+        if not latest.is_issued:
+            return "rendering"
+        # Sent, and not come back (a returned one is to be sent another way).
+        if not any(
+            s.document_id == latest.pk and s.returned_on is None
+            for s in self.hearing_notice_services.all()
+        ):
+            return "send"
+        return None
 
     def hearing_notice_to_send(self) -> bool:
         """A hearing to come whose notice is issued: its sending may be recorded."""
@@ -304,7 +373,12 @@ class AppealDocument(models.Model):
     sha256 = models.CharField(max_length=64)
     description = models.CharField(max_length=200, blank=True)
     uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Empty when the appellant sent it with an appeal filed online.",
     )
     uploaded_at = models.DateTimeField(default=timezone.now)
 

@@ -91,6 +91,12 @@ class HearingNoticeService(models.Model):
         "certified mail article number", max_length=40, blank=True
     )
     served_by = models.CharField(max_length=200, blank=True)
+    # The outcome of certified mail (enforcement.models.mail): one or neither.
+    delivered_on = models.DateField(
+        null=True, blank=True, help_text="From the green card or USPS tracking."
+    )
+    returned_on = models.DateField(null=True, blank=True)
+    return_reason = models.CharField(max_length=200, blank=True)
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -111,3 +117,10 @@ class HearingNoticeService(models.Model):
 
     def __str__(self):
         return f"{self.get_method_display()} {self.served_on} to {self.sent_to}"
+
+    # As ServiceRecord's: certified mail whose outcome is not recorded yet.
+    awaiting_delivery_outcome = ServiceRecord.awaiting_delivery_outcome
+    awaits_delivery_outcome = ServiceRecord.awaits_delivery_outcome
+    mailed_on = ServiceRecord.mailed_on
+    delivery_words = ServiceRecord.delivery_words
+    PAPER = "hearing_notice"

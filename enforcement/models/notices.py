@@ -604,6 +604,10 @@ class ServiceRecord(models.Model):
     where = models.CharField(
         max_length=200, blank=True, help_text="Where it was delivered or posted."
     )
+    # The outcome of certified mail (enforcement.models.mail): one or neither.
+    delivered_on = models.DateField(
+        null=True, blank=True, help_text="From the green card or USPS tracking."
+    )
     returned_on = models.DateField(null=True, blank=True)
     return_reason = models.CharField(max_length=200, blank=True)
     recorded_by = models.ForeignKey(
@@ -631,7 +635,31 @@ class ServiceRecord(models.Model):
     def returned(self) -> bool:
         return self.returned_on is not None
 
+    # Certified mail whose outcome (delivered, or returned unclaimed or refused)
+    # is not recorded yet: the predicate, and the same as a query (the queue's).
+    @classmethod
+    def awaiting_delivery_outcome(cls) -> models.Q:
+        return models.Q(
+            method="certified", delivered_on__isnull=True, returned_on__isnull=True
+        )
+
     @property
-    def awaits_return(self) -> bool:
-        """Certified mail whose return (undeliverable, refused) may yet be recorded."""
-        return self.method == self.Method.CERTIFIED and not self.returned
+    def awaits_delivery_outcome(self) -> bool:
+        return (
+            self.method == self.Method.CERTIFIED
+            and self.delivered_on is None
+            and self.returned_on is None
+        )
+
+    PAPER = "notice"  # enforcement.models.mail.RETURN_MEANS
+
+    @property
+    def mailed_on(self):
+        return self.served_on
+
+    def delivery_words(self) -> str:
+        from .mail import outcome_words
+
+        return outcome_words(
+            self.PAPER, self.delivered_on, self.returned_on, self.return_reason
+        )

@@ -48,10 +48,22 @@ def _costs_fix(instance):
     return _remedy_url(instance, "costs"), "Itemize a cost on this page"
 
 
-class _Invoiced(models.Model):
-    """Work done at the violator's expense, invoiced and paid or not."""
+class PaymentMethod(models.TextChoices):
+    CHECK = "check", "Check"
+    MONEY_ORDER = "money_order", "Money order"
+    CASH = "cash", "Cash"
+    CARD = "card", "Credit or debit card"
+    TRANSFER = "transfer", "Electronic transfer"
 
-    INVOICED_STATES = ("invoiced", "paid")
+
+class _Invoiced(models.Model):
+    """Work done at the violator's expense, invoiced and paid or not.
+
+    The invoice is the total of the itemized costs, numbered by the office
+    (enforcement.documents.invoice_number) when it is issued; payments are
+    recorded one by one (RemedyPayment) until they cover it."""
+
+    INVOICED_STATES = ("invoiced", "partly_paid", "paid")
 
     performed_by = models.CharField(
         max_length=12, choices=PerformedBy.choices, blank=True
@@ -96,8 +108,19 @@ class _Invoiced(models.Model):
     def has_cost_items(self) -> bool:
         return self.cost_items.exists()
 
+    def amount_paid(self) -> Decimal:
+        return self.payments.aggregate(total=Sum("amount"))["total"] or Decimal(0)
+
+    def balance_due(self) -> Decimal:
+        """What remains to be paid of the invoice (0 before it is issued)."""
+        if self.invoice_amount is None:
+            return Decimal(0)
+        return max(self.invoice_amount - self.amount_paid(), Decimal(0))
+
     @guard(
-        "give the invoice number, date and amount (the total of the costs)", form=True
+        "the invoice needs its number, its date and, as its amount, the total of "
+        "the itemized costs",
+        form=True,
     )
     def has_invoice(self) -> bool:
         return bool(
@@ -107,9 +130,23 @@ class _Invoiced(models.Model):
             and self.invoice_amount == self.total_cost()
         )
 
-    @guard("give the date the invoice was paid", form=True)
-    def has_paid_on(self) -> bool:
-        return self.paid_on is not None
+    @guard(
+        "the payments recorded do not yet cover the invoice: give the date, the "
+        "amount and how it was paid",
+        form=True,
+    )
+    def has_paid_in_full(self) -> bool:
+        return (
+            self.invoice_amount is not None
+            and self.paid_on is not None
+            and self.amount_paid() >= self.invoice_amount
+        )
+
+    @guard("the invoice is paid in full already", form=True)
+    def has_balance_left(self) -> bool:
+        return self.invoice_amount is not None and (
+            self.amount_paid() < self.invoice_amount
+        )
 
 
 class CorrectiveStatus(models.TextChoices):
@@ -120,6 +157,7 @@ class CorrectiveStatus(models.TextChoices):
     ORDER_OBTAINED = "order_obtained", "Court order obtained"
     WORK_DONE = "work_done", "Work done"
     INVOICED = "invoiced", "Invoiced to the discharger"
+    PARTLY_PAID = "partly_paid", "Invoice partly paid"
     PAID = "paid", "Paid"
 
 
@@ -249,9 +287,10 @@ class CorrectiveAction(_Invoiced, _Recorded, FlowModel):
         permission=smo,
         conditions=[_Invoiced.has_cost_items, _Invoiced.has_invoice],
         custom={
-            "label": "Invoice the discharger",
+            # One click: the office numbers the invoice, its amount is the total
+            # of the costs, and its document is issued with it.
+            "label": "Issue the invoice",
             "rule_id": "R-COR-2",
-            "form": "invoice",
         },
     )
     def invoice(self):
@@ -259,13 +298,25 @@ class CorrectiveAction(_Invoiced, _Recorded, FlowModel):
 
     @transition(
         status,
-        source=CorrectiveStatus.INVOICED,
+        source=[CorrectiveStatus.INVOICED, CorrectiveStatus.PARTLY_PAID],
         target=CorrectiveStatus.PAID,
         permission=smo,
-        conditions=[_Invoiced.has_paid_on],
-        custom={"label": "Record payment", "rule_id": "R-COR-2", "form": "paid"},
+        conditions=[_Invoiced.has_paid_in_full],
+        custom={"label": "Record payment", "rule_id": "R-COR-2", "form": "payment"},
     )
     def record_payment(self):
+        pass
+
+    @transition(
+        status,
+        source=[CorrectiveStatus.INVOICED, CorrectiveStatus.PARTLY_PAID],
+        target=CorrectiveStatus.PARTLY_PAID,
+        permission=smo,
+        conditions=[_Invoiced.has_balance_left],
+        # "Record payment" of less than what remains takes this edge instead.
+        custom={"label": "Record a part payment", "rule_id": "R-COR-2", "hidden": True},
+    )
+    def record_part_payment(self):
         pass
 
 
@@ -309,10 +360,59 @@ class CostItem(models.Model):
         return f"{self.description}: ${self.amount}"
 
 
+class RemedyPayment(models.Model):
+    """One payment received against the invoice of corrective measures or of a
+    summary abatement (R-COR-2, R-NUI-1)."""
+
+    corrective_action = models.ForeignKey(
+        CorrectiveAction,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="payments",
+    )
+    abatement = models.ForeignKey(
+        "enforcement.NuisanceAbatement",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="payments",
+    )
+    paid_on = models.DateField()
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    method = models.CharField(max_length=12, choices=PaymentMethod.choices)
+    reference = models.CharField(
+        max_length=100, blank=True, help_text="Check number, receipt or transfer id."
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["paid_on", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(corrective_action__isnull=False, abatement__isnull=True)
+                    | models.Q(corrective_action__isnull=True, abatement__isnull=False)
+                ),
+                name="payment_belongs_to_one_remedy",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(amount__gt=0), name="payment_amount_positive"
+            ),
+        ]
+
+    def __str__(self):
+        return f"${self.amount} on {self.paid_on}"
+
+
 class AbatementStatus(models.TextChoices):
     DECLARED = "declared", "Declared a nuisance"
     ABATED = "abated", "Summarily abated"
     INVOICED = "invoiced", "Invoiced to the violator"
+    PARTLY_PAID = "partly_paid", "Invoice partly paid"
     PAID = "paid", "Paid"
 
 
@@ -360,9 +460,10 @@ class NuisanceAbatement(_Invoiced, _Recorded, FlowModel):
         permission=smo,
         conditions=[_Invoiced.has_cost_items, _Invoiced.has_invoice],
         custom={
-            "label": "Invoice the violator",
+            # One click: the office numbers the invoice, its amount is the total
+            # of the costs, and its document is issued with it.
+            "label": "Issue the invoice",
             "rule_id": "R-NUI-1",
-            "form": "invoice",
         },
     )
     def invoice(self):
@@ -370,13 +471,25 @@ class NuisanceAbatement(_Invoiced, _Recorded, FlowModel):
 
     @transition(
         status,
-        source=AbatementStatus.INVOICED,
+        source=[AbatementStatus.INVOICED, AbatementStatus.PARTLY_PAID],
         target=AbatementStatus.PAID,
         permission=smo,
-        conditions=[_Invoiced.has_paid_on],
-        custom={"label": "Record payment", "rule_id": "R-NUI-1", "form": "paid"},
+        conditions=[_Invoiced.has_paid_in_full],
+        custom={"label": "Record payment", "rule_id": "R-NUI-1", "form": "payment"},
     )
     def record_payment(self):
+        pass
+
+    @transition(
+        status,
+        source=[AbatementStatus.INVOICED, AbatementStatus.PARTLY_PAID],
+        target=AbatementStatus.PARTLY_PAID,
+        permission=smo,
+        conditions=[_Invoiced.has_balance_left],
+        # "Record payment" of less than what remains takes this edge instead.
+        custom={"label": "Record a part payment", "rule_id": "R-NUI-1", "hidden": True},
+    )
+    def record_part_payment(self):
         pass
 
 

@@ -55,6 +55,82 @@ def appeal_file(
     (R-APL-2). Raises Refused (wrong role, notice not in force) or
     ValidationError (bad input)."""
     _require_recorder(actor)
+    if filed_on > timezone.localdate():
+        raise ValidationError({"filed_on": "The filing date cannot be in the future."})
+    appeal = _file(
+        notice=notice,
+        appellant=appellant,
+        filed_on=filed_on,
+        grounds=grounds,
+        actor=actor,
+        summary_by="",
+    )
+    for upload in documents:
+        appeal_add_document(appeal=appeal, actor=actor, upload=upload)
+    return appeal
+
+
+@transaction.atomic
+def appeal_file_online(
+    *, access, notice, grounds: str, address: str, email="", phone="", documents=()
+) -> Appeal:
+    """An appeal filed by the notice's recipient on their page (issue 18):
+    received now, its date the village's date of this moment (§ 132-14, "within
+    15 days of its issuance"), from `address`; a receipt number; the same rules
+    as a paper appeal the clerk records (`_file`): late ones accepted and
+    flagged, R-APL-1 met, R-APL-2 opened. Raises Refused or ValidationError."""
+    from django.core.validators import validate_email
+
+    from cases.portal.services import record_portal_event
+
+    if notice.case_id != access.case_id or notice.recipient_id != access.party_id:
+        raise Refused("This notice was not addressed to you.")
+    errors = {}
+    email, phone = (email or "").strip(), (phone or "").strip()[:40]
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            errors["email"] = "That is not an e-mail address."
+    if errors:
+        raise ValidationError(errors)
+    for upload in documents:
+        _check_document(upload)
+    received_at = timezone.now()
+    appeal = _file(
+        notice=notice,
+        appellant=access.party,
+        filed_on=timezone.localdate(received_at),
+        grounds=grounds,
+        actor=None,
+        summary_by=" on the respondent's page",
+        online={
+            "filed_online": True,
+            "received_at": received_at,
+            "received_from": address or None,
+            "contact_email": email,
+            "contact_phone": phone,
+        },
+    )
+    appeal.receipt_number = f"APL-{appeal.pk}-{appeal.received_at:%Y%m%d}"
+    appeal.save(update_fields=["receipt_number"])
+    for upload in documents:
+        _store_document(appeal=appeal, actor=None, upload=upload)
+    record_portal_event(
+        access,
+        address,
+        f"filed appeal {appeal.pk} of NOV-{notice.pk} online (receipt "
+        f"{appeal.receipt_number})",
+        subject=appeal,
+        detail=grounds,
+    )
+    if email:
+        _queue_receipt(appeal, email)
+    return appeal
+
+
+def _file(*, notice, appellant, filed_on, grounds, actor, summary_by, online=None):
+    """The one implementation of an appeal's filing, paper or online."""
     notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
     if not notice.can_be_appealed():
         earlier = notice.appeals.exclude(status=AppealStatus.WITHDRAWN).first()
@@ -71,8 +147,6 @@ def appeal_file(
     errors = {}
     if not case_recipients(notice.case).filter(pk=appellant.pk).exists():
         errors["appellant"] = "The appellant must be a party named on the case."
-    if filed_on > timezone.localdate():
-        errors["filed_on"] = "The filing date cannot be in the future."
     if notice.issued_on and filed_on < notice.issued_on:
         errors["filed_on"] = "An appeal cannot be filed before the notice was issued."
     if not grounds.strip():
@@ -89,13 +163,14 @@ def appeal_file(
         appeal_due=due or filed_on,
         is_late=late,
         recorded_by=actor,
+        **(online or {}),
     )
     window = open_deadline_for(notice, "R-APL-1")
     if window is not None:
         meet_deadline(window, on=filed_on, actor=actor)
     summary = (
-        f"Appeal {appeal.pk} of notice {notice.pk} filed by {appellant.name} "
-        f"on {filed_on:%Y-%m-%d}"
+        f"Appeal {appeal.pk} of notice {notice.pk} filed by {appellant.name}"
+        f"{summary_by} on {filed_on:%Y-%m-%d}"
     )
     if late:
         summary += f" — LATE: the last day to appeal was {due:%Y-%m-%d}"
@@ -115,9 +190,34 @@ def appeal_file(
         case=notice.case,
         actor=actor,
     )
-    for upload in documents:
-        appeal_add_document(appeal=appeal, actor=actor, upload=upload)
     return appeal
+
+
+def _queue_receipt(appeal, email):
+    """The acknowledgment e-mail with the receipt number, through the outbox."""
+    from django.conf import settings
+    from django.template.loader import render_to_string
+
+    from cases.models import OutgoingMessage
+    from cases.outbox import services as outbox
+
+    body = render_to_string(
+        "portal/email/appeal_receipt.txt",
+        {
+            "appeal": appeal,
+            "village": settings.VILLAGE,
+            "hearing_by": hearing_by(appeal),
+        },
+    )
+    outbox.message_queue(
+        kind=OutgoingMessage.Kind.APPEAL_RECEIPT,
+        source=appeal,
+        recipient=email,
+        cause=f"Receipt of appeal {appeal.receipt_number} filed online",
+        subject=f"Your appeal to the Board of Trustees: receipt {appeal.receipt_number}",
+        body=body,
+        case=appeal.case,
+    )
 
 
 @transaction.atomic
@@ -125,10 +225,20 @@ def appeal_add_document(*, appeal, actor, upload, description="") -> AppealDocum
     """Keep a document filed with the appeal (private, with its SHA-256).
     Who: clerk or SMO."""
     _require_recorder(actor)
+    _check_document(upload)
+    return _store_document(
+        appeal=appeal, actor=actor, upload=upload, description=description
+    )
+
+
+def _check_document(upload):
     if upload.size > MAX_DOCUMENT_BYTES:
         raise ValidationError({"document": f"“{upload.name}” is larger than 20 MB."})
     if upload.size == 0:
         raise ValidationError({"document": f"“{upload.name}” is empty."})
+
+
+def _store_document(*, appeal, actor, upload, description="") -> AppealDocument:
     document = AppealDocument(
         appeal=appeal,
         original_name=(upload.name or "document")[:200],
@@ -138,7 +248,7 @@ def appeal_add_document(*, appeal, actor, upload, description="") -> AppealDocum
         size=upload.size,
         sha256=sha256_of(upload),
         description=description,
-        uploaded_by=actor,
+        uploaded_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
     document.file.save("upload", upload, save=False)
     document.save()

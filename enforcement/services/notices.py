@@ -525,29 +525,43 @@ def notice_record_service(
     return record
 
 
+def service_words(record) -> str:
+    """What recording a notice's service did, in words, for the user."""
+    from cases.deadlines.services import open_deadline_for
+    from cases.humanize import human_date
+
+    notice = record.notice
+    how = record.get_method_display().lower()
+    if record.article_number:
+        how += f", article {record.article_number}"
+    words = (
+        f"Service of notice of violation NOV-{notice.pk} recorded: {how}, on "
+        f"{human_date(record.served_on)}."
+    )
+    appeal = open_deadline_for(notice, "R-APL-1")
+    if appeal is not None:
+        words += (
+            " The last day to appeal stays "
+            f"{human_date(appeal.due_date)} (it counts from the notice's issue)."
+        )
+    return words
+
+
 @transaction.atomic
 def service_record_returned(*, record, actor, returned_on, reason) -> ServiceRecord:
-    """Record that a mailed notice came back. Who: SMO."""
-    require_role(actor, Role.SMO, doing="write notices of violation")
-    record = ServiceRecord.objects.select_for_update().get(pk=record.pk)
-    if not record.awaits_return:
-        if record.returned:
-            raise Refused("The return of this mailing is already recorded.")
-        raise Refused("Only certified mail is recorded as returned.")
-    if returned_on < record.served_on:
-        raise ValidationError(
-            {"returned_on": "Mail cannot come back before it was sent."}
+    """Record that a mailed notice came back (the outcome of its certified
+    mailing, enforcement.services.mail). Who: SMO."""
+    from .mail import mail_record_outcome
+
+    try:
+        return mail_record_outcome(
+            record=record,
+            actor=actor,
+            outcome="unclaimed",
+            on=returned_on,
+            reason=reason,
         )
-    record.returned_on = returned_on
-    record.return_reason = reason
-    record.save(update_fields=["returned_on", "return_reason"])
-    record_event(
-        case=record.notice.case,
-        actor=actor,
-        kind="notice",
-        summary=f"Notice of violation {record.notice_id}: mail returned on "
-        f"{returned_on:%Y-%m-%d} ({reason})",
-        rule_id="R-NOV-1",
-        subject=record,
-    )
-    return record
+    except ValidationError as error:
+        if "on" in getattr(error, "message_dict", {}):
+            raise ValidationError({"returned_on": error.message_dict["on"]}) from None
+        raise

@@ -19,7 +19,7 @@ from cases.services import case_open, case_run_transition
 from cases.timeline import record_event
 from cases.workflow import run
 
-from ..documents import access_request_measures
+from ..documents import UNPAID_WORDS, access_request_measures, invoice_number
 from ..models import (
     AccessSuspension,
     AccessTermination,
@@ -34,6 +34,7 @@ from ..models import (
     NoticeStatus,
     NuisanceAbatement,
     OffenseRecord,
+    RemedyPayment,
     UnauthorizedReinstatement,
 )
 from .flow import Refused
@@ -571,6 +572,35 @@ def _signer(user) -> str:
     return user.get_full_name() or user.username if user else "—"
 
 
+def _invoice_words(o, whom) -> str:
+    count = o.cost_items.count()
+    return (
+        f"invoice {o.invoice_number} of {_day(o.invoiced_on)} for "
+        f"${o.invoice_amount:,.2f} (the total of {count} itemized "
+        f"cost{'s' if count != 1 else ''}) issued to {whom}"
+    )
+
+
+def _payment_words(o) -> str:
+    payment = o.payments.order_by("-pk").first()
+    if payment is None:
+        return f"invoice {o.invoice_number} paid on {_day(o.paid_on)}"
+    how = payment.get_method_display().lower()
+    if payment.reference:
+        how += f" ({payment.reference})"
+    words = (
+        f"payment of ${payment.amount:,.2f} received on {_day(payment.paid_on)} "
+        f"by {how}"
+    )
+    left = o.balance_due()
+    if left > 0:
+        return (
+            f"{words}; ${left:,.2f} of invoice {o.invoice_number} "
+            f"(${o.invoice_amount:,.2f}) remains due"
+        )
+    return f"{words}; invoice {o.invoice_number} paid on {_day(o.paid_on)}, in full"
+
+
 # What each step did, in words: the chronology's entry and the user's message.
 STEP_WORDS = {
     CorrectiveAction: {
@@ -591,11 +621,9 @@ STEP_WORDS = {
             f"{' ' + o.performer_name if o.performer_name else ''}, completed "
             f"{_day(o.work_completed_on)}"
         ),
-        "invoice": lambda o: (
-            f"invoice {o.invoice_number} of {_day(o.invoiced_on)} for "
-            f"${o.invoice_amount:,.2f} sent to the discharger"
-        ),
-        "record_payment": lambda o: f"invoice paid on {_day(o.paid_on)}",
+        "invoice": lambda o: _invoice_words(o, "the discharger"),
+        "record_payment": lambda o: _payment_words(o),
+        "record_part_payment": lambda o: _payment_words(o),
     },
     NuisanceAbatement: {
         "record_abatement": lambda o: (
@@ -603,11 +631,9 @@ STEP_WORDS = {
             f"{' ' + o.performer_name if o.performer_name else ''}, completed "
             f"{_day(o.work_completed_on)}"
         ),
-        "invoice": lambda o: (
-            f"invoice {o.invoice_number} of {_day(o.invoiced_on)} for "
-            f"${o.invoice_amount:,.2f} sent to the violator"
-        ),
-        "record_payment": lambda o: f"invoice paid on {_day(o.paid_on)}",
+        "invoice": lambda o: _invoice_words(o, "the violator"),
+        "record_payment": lambda o: _payment_words(o),
+        "record_part_payment": lambda o: _payment_words(o),
     },
     InjunctionReferral: {
         "record_petition": lambda o: (
@@ -687,7 +713,11 @@ def created_words(remedy) -> str:
             if deadline is not None
             else ""
         )
-        return f"{noun}: MS4 access of {remedy.party.name} suspended{due}."
+        return (
+            f"{noun}: MS4 access of {remedy.party.name} suspended{due}. Issue "
+            "the written notice of reasons from this page, then record how and "
+            "when it was sent."
+        )
     if isinstance(remedy, AccessTermination):
         return (
             f"{noun}: notice of the proposed termination of {remedy.party.name}'s "
@@ -717,11 +747,17 @@ def remedy_step(*, obj, transition, actor, expected_status=None, **fields):
     user recorded (cases.workflow.run). Who: the transition's role (SMO; the
     Municipal Attorney and the Building Inspector for their sign-offs). Raises
     Refused with the reasons, ValidationError for a date in the future."""
+    if transition == "record_payment":
+        return remedy_payment_record(
+            remedy=obj, actor=actor, expected_status=expected_status, **fields
+        )
     errors = {}
     for name in DATE_FIELDS:
         _not_future(errors, name, fields.get(name))
     if errors:
         raise ValidationError(errors)
+    if transition == "invoice":
+        return remedy_invoice(remedy=obj, actor=actor, expected_status=expected_status)
     if transition in SIGNERS:
         fields[SIGNERS[transition]] = actor
 
@@ -759,6 +795,116 @@ def remedy_step(*, obj, transition, actor, expected_status=None, **fields):
     )
 
 
+# --- the invoice of the costs and its payment (R-COR-2, R-NUI-1) -----------------
+
+
+def remedy_invoice(*, remedy, actor, expected_status=None):
+    """Invoice the costs of corrective measures or of a summary abatement: the
+    office numbers the invoice (documents.invoice_number), its amount is the
+    total of the itemized costs, it is dated today, and its document is issued
+    in the same transaction (nothing is saved if the document cannot be made).
+    Who: SMO. Raises Refused (no costs itemized, wrong state, role),
+    FactsInvalid, DocumentError."""
+    from cases.documents.contracts import DocumentKind
+    from cases.documents.services import issue_for
+
+    seen = {}
+
+    def before(locked):
+        seen["record"] = locked
+        locked.invoice_number = invoice_number(locked)
+        locked.invoice_amount = locked.total_cost()
+        locked.invoiced_on = timezone.localdate()
+
+    def after(locked):
+        issue_for(kind=DocumentKind.CORRECTIVE_INVOICE, source=locked, actor=actor)
+
+    return run(
+        remedy,
+        "invoice",
+        actor=actor,
+        expected_status=expected_status,
+        event_kind="enforcement",
+        detail=UNPAID_WORDS,
+        summary=lambda label, was, now: step_words(seen["record"], "invoice"),
+        before=before,
+        after=after,
+    )
+
+
+def remedy_payment_record(
+    *,
+    remedy,
+    actor,
+    paid_on: dt.date | None = None,
+    amount: Decimal | None = None,
+    method: str = "",
+    reference: str = "",
+    expected_status=None,
+):
+    """Record one payment against a remedy's invoice. Paying what remains is
+    "Record payment" (→ paid); less is a part payment (→ partly paid), and the
+    words say what remains. Who: SMO. Raises ValidationError (a date in the
+    future or before the invoice, an amount of $0 or more than what remains, no
+    method), Refused (not invoiced, role), CaseChangedError."""
+    errors = {}
+    _not_future(errors, "paid_on", paid_on)
+    if paid_on is None:
+        errors["paid_on"] = "Give the date of the payment."
+    if amount is None or amount <= 0:
+        errors["amount"] = "The amount must be more than $0."
+    if not method:
+        errors["method"] = "Say how it was paid."
+    if errors:
+        raise ValidationError(errors)
+    remedy.refresh_from_db()
+    left = remedy.balance_due()
+    name = "record_part_payment" if amount < left else "record_payment"
+    link = (
+        {"corrective_action_id": remedy.pk}
+        if isinstance(remedy, CorrectiveAction)
+        else {"abatement_id": remedy.pk}
+    )
+    seen = {}
+
+    def before(locked):
+        seen["record"] = locked
+        if locked.invoice_amount is None:
+            raise Refused("Issue the invoice before recording a payment.")
+        if locked.invoiced_on and paid_on < locked.invoiced_on:
+            raise ValidationError(
+                {"paid_on": "A payment cannot precede the invoice it pays."}
+            )
+        remaining = locked.balance_due()
+        if amount > remaining:
+            raise ValidationError(
+                {
+                    "amount": f"That is more than the ${remaining:,.2f} that "
+                    "remains due on the invoice."
+                }
+            )
+        RemedyPayment.objects.create(
+            paid_on=paid_on,
+            amount=amount,
+            method=method,
+            reference=reference.strip(),
+            recorded_by=actor,
+            **link,
+        )
+        if amount == remaining:
+            locked.paid_on = paid_on
+
+    return run(
+        remedy,
+        name,
+        actor=actor,
+        expected_status=expected_status,
+        event_kind="enforcement",
+        summary=lambda label, was, now: step_words(seen["record"], name),
+        before=before,
+    )
+
+
 __all__ = [
     "CorrectiveStatus",
     "alternative_item_complete",
@@ -769,6 +915,8 @@ __all__ = [
     "injunction_refer",
     "nuisance_declare",
     "offense_record",
+    "remedy_invoice",
+    "remedy_payment_record",
     "remedy_step",
     "step_words",
     "suspension_start",

@@ -29,6 +29,51 @@ STARTS = (
 )
 
 
+# The remedies whose costs are invoiced (R-COR-2, R-NUI-1): the panel offers
+# their invoice and its payment where the state machine does.
+INVOICED_FLOWS = ("corrective", "nuisance")
+PANEL_STEPS = ("invoice", "record_payment")
+
+
+def _invoice_steps(remedy, user) -> list[dict]:
+    """ "Issue the invoice" (work done, costs itemized) and "Record payment"
+    (invoiced, not paid in full), each a link to the step on the remedy's page;
+    the invoice also to its draft preview."""
+    from django.contrib.contenttypes.models import ContentType
+    from django.urls import reverse
+
+    from cases.documents.contracts import DocumentKind
+    from cases.workflow import actions
+
+    found = []
+    for action in actions(remedy, user):
+        if action.name not in PANEL_STEPS or not action.enabled:
+            continue
+        step = {
+            "label": action.label,
+            "url": f"{remedy.get_absolute_url()}#step-{action.name}",
+            "preview": "",
+            "balance": "",
+        }
+        if action.name == "invoice":
+            step["preview"] = reverse(
+                "documents:draft_preview",
+                args=[
+                    DocumentKind.CORRECTIVE_INVOICE,
+                    ContentType.objects.get_for_model(remedy).pk,
+                    remedy.pk,
+                ],
+            )
+            step["balance"] = f"${remedy.total_cost():,.2f} of itemized costs"
+        else:
+            step["balance"] = (
+                f"${remedy.balance_due():,.2f} remains due on invoice "
+                f"{remedy.invoice_number}"
+            )
+        found.append(step)
+    return found
+
+
 @register.simple_tag(takes_context=True)
 def case_enforcement_panel(context, case):
     """Notices, appeals, remedies of `case` with status and key dates, and the
@@ -42,6 +87,9 @@ def case_enforcement_panel(context, case):
         notice.panel_deadline = notice.compliance_deadline()
         notice.panel_actions = notice.user_actions(user)
     remedies = [(slug, label, data["remedies"][slug]) for slug, label in REMEDY_LABELS]
+    for slug in INVOICED_FLOWS:
+        for remedy in data["remedies"][slug]:
+            remedy.panel_steps = _invoice_steps(remedy, user)
     try:
         cumulative = citation("R-REM-1").notice_text
     except UnknownCitation:

@@ -4,12 +4,16 @@ from django.contrib import messages
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
+from cases import exports
+from cases.deadlines.ical import calendar_response, user_of_token
+from cases.humanize import human_date, human_datetime
 from cases.input_guard import ascii_digits
 from cases.models import Party
 from cases.paging import IdsFirstPaginator
-from cases.roles import role_required
+from cases.roles import has_role, role_required
+from cases.site_url import site_url
 from cases.views.actions import action_forms, take_step
 
 from .. import selectors
@@ -17,13 +21,15 @@ from ..forms import (
     APPEAL_STEP_FORMS,
     AppealForm,
     ClerkFilingForm,
+    DeliveryForm,
     DocumentForm,
     HearingServiceForm,
     MailingForm,
 )
-from ..ical_feed import ical_events, to_ical
+from ..ical_feed import HEARINGS_FEED_ROLES, ical_events, to_ical
 from ..models import Appeal, AppealDocument, NoticeOfViolation
 from ..services import appeals as svc
+from ..services import mail as mail_svc
 from ..services import meetings as meeting_svc
 from ..services.notices import case_recipients
 from .common import APPEAL_RECORDERS, attempt
@@ -34,9 +40,16 @@ def appeal_list(request):
     """The clerk's three lists, the most urgent of each; `?section=<key>` pages
     through the whole of one list."""
     section = request.GET.get("section", "")
+    export_links = exports.export_links(request, "enforcement:appeal_export")
     if section not in selectors.APPEAL_SECTIONS:
         return render(
-            request, "enforcement/appeal_list.html", selectors.appeal_clerk_lists()
+            request,
+            "enforcement/appeal_list.html",
+            {
+                **selectors.appeal_clerk_lists(),
+                "export_links": export_links,
+                "export_scope": "the three lists",
+            },
         )
     page = IdsFirstPaginator(
         selectors.appeal_section(section),
@@ -54,7 +67,37 @@ def appeal_list(request):
             "appeals": appeals,
             "query": f"section={section}",
             "today": timezone.localdate(),
+            "export_links": export_links,
         },
+    )
+
+
+def appeal_list_rows(section: str):
+    """The appeals of the clerk's list `section` (a key of APPEAL_SECTIONS), or of
+    all three lists for any other value (as the page shows them), each list most
+    urgent first, with its date limits and the list's title (`export_list`)."""
+    sections = selectors.APPEAL_SECTIONS
+    for key in [section] if section in sections else list(sections):
+        rows = selectors.appeal_rows().filter(pk__in=selectors.appeal_section(key))
+        _status, order = sections[key]
+        for chunk in exports.chunks(rows.order_by(*order)):
+            for appeal in selectors.with_limits(chunk):
+                appeal.export_list = selectors.APPEAL_SECTION_TITLES[key]
+                yield appeal
+
+
+@role_required(*APPEAL_RECORDERS)
+@require_GET
+def appeal_export(request, fmt):
+    """Every appeal of the list on the page (one list with ?section=, else all
+    three; every page), as CSV or XLSX."""
+    return exports.export_response(
+        request,
+        name="appeals",
+        title="Appeals",
+        columns=exports.APPEALS,
+        rows=appeal_list_rows(request.GET.get("section", "")),
+        fmt=fmt,
     )
 
 
@@ -95,7 +138,7 @@ def appeal_create(request):
                 messages.warning(
                     request,
                     f"Appeal recorded and flagged LATE: the last day to appeal was "
-                    f"{appeal.appeal_due:%A %Y-%m-%d}. The Board decides.",
+                    f"{human_date(appeal.appeal_due)}. The Board decides.",
                 )
             else:
                 messages.success(request, "Appeal recorded.")
@@ -122,6 +165,8 @@ RECORDS = {
     "mailing": MailingForm,
     "document": DocumentForm,
     "hearing_service": HearingServiceForm,
+    "hearing_delivery": DeliveryForm,  # of one sending (its id in `service`)
+    "mail_delivery": DeliveryForm,  # of the decision's certified mailing
 }
 
 
@@ -137,6 +182,21 @@ def _render_detail(request, pk, *, bound=None, status=200):
         if not offered:
             return None
         return bound.get(name) or RECORDS[name](prefix=name, initial=initial)
+
+    # Each certified sending of the notice of hearing without its outcome gets
+    # its own small form (the refused one shown again with the input kept).
+    services = list(appeal.hearing_notice_services.select_related("document"))
+    notice_step = appeal.hearing_notice_step()
+    refused = bound.get("hearing_delivery")
+    for s in services:
+        s.delivery_form = None
+        if s.awaits_delivery_outcome:
+            if refused is not None and str(refused["service"].value()) == str(s.pk):
+                s.delivery_form = refused
+            else:
+                s.delivery_form = DeliveryForm(
+                    prefix="hearing_delivery", initial={"service": s.pk}
+                )
 
     return render(
         request,
@@ -156,7 +216,13 @@ def _render_detail(request, pk, *, bound=None, status=200):
                 appeal.hearing_notice_to_send(),
                 sent_to=appeal.appellant.name,
             ),
-            "hearing_services": appeal.hearing_notice_services.all(),
+            "hearing_services": services,
+            # What the notice of hearing still needs (Appeal.hearing_notice_step).
+            "hearing_notice_to_issue": notice_step == "issue",
+            "hearing_notice_unsent": notice_step == "send",
+            "mail_delivery_form": record_form(
+                "mail_delivery", appeal.awaits_delivery_outcome()
+            ),
         },
         status=status,
     )
@@ -171,7 +237,7 @@ def _scheduled(appeal, user, d):
         meeting=d.get("meeting"),
     )
     when = timezone.localtime(scheduled.hearing_at)
-    words = f"Hearing scheduled for {when:%A %Y-%m-%d %H:%M}."
+    words = f"Hearing scheduled for {human_datetime(when)}."
     if scheduled.meeting_id:
         words += f" At the Board meeting: {scheduled.hearing_location}."
     return scheduled, f"{words} {warning}" if warning else words
@@ -259,6 +325,22 @@ def _mailed(appeal, user, d):
     return "Mailing recorded.", late
 
 
+def _delivered(record, user, d, what):
+    done = mail_svc.mail_record_outcome(
+        record=record, actor=user, outcome=d["outcome"], on=d["on"]
+    )
+    return f"{what}: {done.delivery_words()}", ""
+
+
+def _hearing_notice_delivered(appeal, user, d):
+    service = mail_svc.hearing_service_of(appeal, d.get("service"))
+    return _delivered(service, user, d, "Outcome of the notice of hearing's mailing")
+
+
+def _decision_delivered(appeal, user, d):
+    return _delivered(appeal, user, d, "Outcome of the decision's mailing")
+
+
 def _document_kept(appeal, user, d):
     kept = svc.appeal_add_document(
         appeal=appeal, actor=user, upload=d["document"], description=d["description"]
@@ -272,6 +354,8 @@ RECORD_SERVICES = {
     "hearing_service": _hearing_notice_sent,
     "filing": _filed,
     "mailing": _mailed,
+    "hearing_delivery": _hearing_notice_delivered,
+    "mail_delivery": _decision_delivered,
     "document": _document_kept,
 }
 
@@ -316,8 +400,23 @@ def appeal_document(request, pk):
 
 @role_required(*APPEAL_RECORDERS)
 def hearings_ics(request):
-    return HttpResponse(
-        to_ical(ical_events(request.user)), content_type="text/calendar"
+    """The hearings feed for a signed-in browser; a calendar program subscribes
+    to hearings_ical (the user's feed token) instead."""
+    return calendar_response(
+        to_ical(ical_events(request.user), base=site_url(request)),
+        filename="hearings.ics",
+    )
+
+
+@require_GET
+def hearings_ical(request, token: str):
+    """The hearings feed with the user's feed token instead of a sign-in (the
+    token of the deadlines feed: "My calendar feed" shows both addresses)."""
+    user = user_of_token(token)
+    if user is None or not has_role(user, *HEARINGS_FEED_ROLES):
+        raise Http404("No such calendar.")
+    return calendar_response(
+        to_ical(ical_events(user), base=site_url(request)), filename="hearings.ics"
     )
 
 

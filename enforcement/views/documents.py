@@ -12,9 +12,11 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from cases.documents.contracts import DocumentKind, FactsInvalid
+from cases.documents.selectors import latest_document
 from cases.documents.services import DocumentError, issue_for, may_issue
 from cases.roles import CASE_READERS, role_required
-from cases.workflow import actions
+from cases.views.actions import attempt
+from cases.workflow import Refused, actions, reasons_not
 from inspections.models import Inspection, WarrantApplication
 
 from ..models import (
@@ -23,7 +25,9 @@ from ..models import (
     Appeal,
     BoardMeeting,
     CorrectiveAction,
+    NuisanceAbatement,
 )
+from ..services.remedies import remedy_invoice, step_words
 
 # URL word → (model, the kinds it documents, its page)
 SOURCES = {
@@ -41,6 +45,11 @@ SOURCES = {
         CorrectiveAction,
         (DocumentKind.ACCESS_REQUEST, DocumentKind.CORRECTIVE_INVOICE),
         lambda o: ("enforcement:remedy_detail", {"flow": "corrective", "pk": o.pk}),
+    ),
+    "nuisance": (
+        NuisanceAbatement,
+        (DocumentKind.CORRECTIVE_INVOICE,),
+        lambda o: ("enforcement:remedy_detail", {"flow": "nuisance", "pk": o.pk}),
     ),
     "suspension": (
         AccessSuspension,
@@ -71,6 +80,22 @@ SOURCE_WORD = {model: word for word, (model, _, _) in SOURCES.items()}
 SERVICE_STEP = {DocumentKind.EMERGENCY_SUSPENSION: "record_notice"}
 
 
+# kind → the step of its record that the first issue of the document is: the
+# invoice (R-COR-2, R-NUI-1) is numbered, totalled and dated by that step, which
+# issues the document in its transaction (enforcement.services.remedies).
+ISSUE_STEP = {DocumentKind.CORRECTIVE_INVOICE: ("invoice", remedy_invoice)}
+
+
+def _issue_step(record, kind, user):
+    """The step issuing `kind` is, while the record's machine offers it."""
+    found = ISSUE_STEP.get(kind)
+    if found is None:
+        return None
+    name, service = found
+    offered = any(a.name == name for a in actions(record, user))
+    return (name, service) if offered else None
+
+
 def _service_step(record, kind, user):
     """The step recording how and when the document was sent, if offered now."""
     name = SERVICE_STEP.get(kind)
@@ -94,6 +119,30 @@ def document_issue_view(request, source, pk, kind):
         raise PermissionDenied("Your role may not issue this document.")
     record = get_object_or_404(model, pk=pk)
     anchor = ""
+    step = _issue_step(record, kind, request.user)
+    if step is None and kind in ISSUE_STEP and latest_document(record, kind) is None:
+        # Its first issue is the step, which cannot be taken now: say why.
+        name = ISSUE_STEP[kind][0]
+        why = Refused(*reasons_not(record, name, request.user), lead="Not issued:")
+        messages.error(request, str(why))
+        url_name, kwargs = page(record)
+        return HttpResponseRedirect(reverse(url_name, kwargs=kwargs))
+    if step is not None:
+        name, service = step
+        done = attempt(
+            request, None, lambda: service(remedy=record, actor=request.user)
+        )
+        if done is not None:
+            document = latest_document(done, kind)
+            messages.success(
+                request,
+                f"{step_words(done, name)}. {document.title} "
+                f"{document.document_number} (version {document.version}) issued; "
+                "the PDF is being rendered. Record each payment received with "
+                "“Record payment”.",
+            )
+        url_name, kwargs = page(record)
+        return HttpResponseRedirect(reverse(url_name, kwargs=kwargs))
     try:
         document = issue_for(kind=kind, source=record, actor=request.user)
     except FactsInvalid as exc:

@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from cases.roles import Role, has_role, role_required
+from cases.site_url import site_url
 
 from .. import selectors
 from ..forms import MeetingForm
@@ -87,7 +88,8 @@ def board_meetings_ics(request):
     """The trustees' calendar of Board meetings (no sign-in: a calendar program
     cannot; it holds only public-meeting facts, no appellant's name)."""
     response = HttpResponse(
-        board_meetings_ical(), content_type="text/calendar; charset=utf-8"
+        board_meetings_ical(base=site_url(request)),
+        content_type="text/calendar; charset=utf-8",
     )
     response["Content-Disposition"] = 'inline; filename="board-meetings.ics"'
     response["Cache-Control"] = "public, max-age=300"

@@ -2,22 +2,26 @@
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
+from cases import exports
+from cases.confirmations import confirm_text
+from cases.humanize import human_date
 from cases.models import Case, Party
 from cases.roles import has_role, role_required
-from cases.views.actions import action_forms, take_step
+from cases.views.actions import action_forms, step_data, take_step, with_confirmation
 
 from .. import selectors
 from ..forms import (
     NOTICE_STEP_FORMS,
+    DeliveryForm,
     NoticeForm,
     OffenseForm,
-    ReturnedForm,
     ServiceForm,
 )
 from ..models import NoticeOfViolation, ServiceRecord
 from ..penalties import tier_for_party
+from ..services import mail as mail_svc
 from ..services import notices as svc
 from ..services import remedies as remedy_svc
 from .common import APPEAL_RECORDERS, READERS, SMO_ONLY, attempt
@@ -26,7 +30,26 @@ from .common import APPEAL_RECORDERS, READERS, SMO_ONLY, attempt
 @role_required(*SMO_ONLY)
 def notice_list(request):
     return render(
-        request, "enforcement/notice_list.html", {"notices": selectors.notice_list()}
+        request,
+        "enforcement/notice_list.html",
+        {
+            "notices": selectors.notice_list(),
+            "export_links": exports.export_links(request, "enforcement:notice_export"),
+        },
+    )
+
+
+@role_required(*SMO_ONLY)
+@require_GET
+def notice_export(request, fmt):
+    """The notices of violation as the list shows them, as CSV or XLSX."""
+    return exports.export_response(
+        request,
+        name="notices-of-violation",
+        title="Notices of violation",
+        columns=exports.NOTICES,
+        rows=selectors.notice_list().iterator(chunk_size=exports.CHUNK_SIZE),
+        fmt=fmt,
     )
 
 
@@ -137,11 +160,24 @@ def notice_detail(request, pk):
 
 def _render_detail(request, pk, *, bound=None, status=200):
     """The notice page; `bound` = {step: submitted form} of a refused step, so the
-    user's input and its errors are shown again."""
+    user's input and its errors are shown again (a refused delivery outcome:
+    {("delivery", record id): form})."""
+    bound = bound or {}
     notice = get_object_or_404(
         NoticeOfViolation.objects.select_related("case", "recipient", "supersedes"),
         pk=pk,
     )
+    may_write = has_role(request.user, *SMO_ONLY)
+    # The outcome of certified mail: the SMO's or the clerk's to record.
+    may_record_delivery = has_role(request.user, *APPEAL_RECORDERS)
+    services = list(notice.service_records.all())
+    for record in services:
+        record.delivery_form = (
+            bound.pop(("delivery", record.pk), None)
+            or DeliveryForm(prefix=f"delivery-{record.pk}")
+            if may_record_delivery and record.awaits_delivery_outcome
+            else None
+        )
     tier = None
     if notice.requires_fine() and notice.fine_max is None:
         tier = tier_for_party(
@@ -158,10 +194,10 @@ def _render_detail(request, pk, *, bound=None, status=200):
             "deadlines": selectors.key_dates(notice),
             "continued": selectors.continued_violation_for(notice),
             "service_form": ServiceForm(),
-            "returned_form": ReturnedForm(),
+            "services": services,
             "tier": tier,
             "correction": NoticeOfViolation.objects.filter(supersedes=notice).first(),
-            "may_write": has_role(request.user, *SMO_ONLY),
+            "may_write": may_write,
             "may_record_appeal": has_role(request.user, *APPEAL_RECORDERS),
         },
         status=status,
@@ -173,7 +209,7 @@ def _issued_words(n):
     if appeal is not None:
         return (
             f"Notice NOV-{n.pk} issued; the last day to appeal is "
-            f"{appeal.due_date:%a %Y-%m-%d}."
+            f"{human_date(appeal.due_date)}."
         )
     return f"Notice NOV-{n.pk} issued."
 
@@ -249,16 +285,21 @@ def notice_correct(request, pk):
 @role_required(*SMO_ONLY)
 def notice_service(request, pk):
     notice = get_object_or_404(NoticeOfViolation, pk=pk)
-    form = ServiceForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        d = form.cleaned_data
+    # A binding step (issue 16): the form asks "I confirm: …" saying what it does.
+    form_class = with_confirmation(
+        ServiceForm, confirm_text(notice, {"confirm": "notice_service"})
+    )
+    form = form_class(request.POST or None)
+    if request.method == "POST":
         done = attempt(
             request,
             form,
-            lambda: svc.notice_record_service(notice=notice, actor=request.user, **d),
-            success="Service recorded.",
+            lambda: svc.notice_record_service(
+                notice=notice, actor=request.user, **step_data(form)
+            ),
         )
         if done is not None:
+            messages.success(request, svc.service_words(done))
             return redirect("enforcement:notice_detail", pk=pk)
     return render(
         request,
@@ -272,35 +313,33 @@ def notice_service(request, pk):
     )
 
 
-@role_required(*SMO_ONLY)
-def service_returned(request, pk):
+@require_POST
+@role_required(*APPEAL_RECORDERS)
+def service_delivery(request, pk):
+    """The outcome of a notice's certified mailing, from the notice page's own
+    small form (enforcement.services.mail)."""
     record = get_object_or_404(ServiceRecord, pk=pk)
-    form = ReturnedForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        d = form.cleaned_data
-        done = attempt(
-            request,
-            form,
-            lambda: svc.service_record_returned(
-                record=record,
-                actor=request.user,
-                returned_on=d["returned_on"],
-                reason=d["reason"],
-            ),
-            success="Returned mail recorded.",
-        )
-        if done is not None:
-            return redirect("enforcement:notice_detail", pk=record.notice_id)
-    return render(
+    form = DeliveryForm(request.POST, prefix=f"delivery-{record.pk}")
+    done = attempt(
         request,
-        "enforcement/simple_form.html",
-        {
-            "form": form,
-            "title": "Returned mail",
-            "back": record.notice,
-            "case": record.notice.case,
-        },
+        form,
+        lambda: mail_svc.mail_record_outcome(
+            record=record,
+            actor=request.user,
+            outcome=form.cleaned_data["outcome"],
+            on=form.cleaned_data["on"],
+        ),
     )
+    if done is None:
+        return _render_detail(
+            request, record.notice_id, bound={("delivery", record.pk): form}
+        )
+    messages.success(
+        request,
+        f"Outcome of the mailing of notice NOV-{record.notice_id} recorded: "
+        f"{done.delivery_words()}",
+    )
+    return redirect("enforcement:notice_detail", pk=record.notice_id)
 
 
 @role_required(*SMO_ONLY)

@@ -14,12 +14,21 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from cases.citations import UnknownCitation, citations
+from cases.confirmations import confirm_text
+from cases.humanize import human_date
 from cases.models import Case, CaseEvent
 from cases.roles import Role, has_role, role_required
-from cases.views.actions import action_forms, attempt, take_step
+from cases.views.actions import (
+    action_forms,
+    attempt,
+    step_data,
+    take_step,
+    with_confirmation,
+)
 from cases.workflow import reasons_not, transitions_of
 
 from .. import selectors
+from ..documents import UNPAID_WORDS
 from ..forms import (
     CREATE_FORMS,
     REMEDY_STEP_FORMS,
@@ -33,6 +42,8 @@ from ..services import remedies as svc
 from .common import READERS, SMO_ONLY
 
 SIGNERS = (Role.ATTORNEY, Role.BUILDING_INSPECTOR)
+# flow → the confirmation builder of starting it, where starting it is binding.
+BINDING_STARTS = {"suspension": "suspension_start"}
 
 # flow → (what the page is, the rules it applies: their sections name it)
 TITLES = {
@@ -110,12 +121,19 @@ def _corrective_waits(case, form, user):
 def remedy_create(request, case_pk, flow):
     _model(flow)
     case = get_object_or_404(Case, pk=case_pk)
-    form = CREATE_FORMS[flow](request.POST or None, case=case)
+    form_class = CREATE_FORMS[flow]
+    if flow in BINDING_STARTS:
+        # Starting it is legally binding (issue 16): "I confirm: …" what it
+        # does and the deadline it starts (cases.confirmations).
+        form_class = with_confirmation(
+            form_class, confirm_text(case, {"confirm": BINDING_STARTS[flow]})
+        )
+    form = form_class(request.POST or None, case=case)
     if request.method == "POST":
         remedy = attempt(
             request,
             form,
-            lambda: _create(flow, case, request.user, dict(form.cleaned_data)),
+            lambda: _create(flow, case, request.user, step_data(form)),
         )
         if remedy is not None:
             messages.success(request, svc.created_words(remedy))
@@ -153,6 +171,26 @@ def _chronology(remedy):
     return (
         CaseEvent.objects.filter(subjects).select_related("actor").order_by("at", "pk")
     )
+
+
+def _invoice_context(remedy, steps) -> dict:
+    """The invoice of a remedy's costs: its payments and what remains due (once
+    issued), or whether "Issue the invoice" can be taken now."""
+    if not hasattr(remedy, "payments"):
+        return {}
+    if remedy.invoice_amount is None:
+        ready = any(a.name == "invoice" and a.enabled for a, _ in steps)
+        return {"invoice": None, "invoice_ready": ready}
+    paid = remedy.amount_paid()
+    return {
+        "invoice": {
+            "payments": list(remedy.payments.all()),
+            "paid": paid,
+            "balance": remedy.balance_due(),
+            "unpaid": UNPAID_WORDS,
+        },
+        "invoice_ready": False,
+    }
 
 
 def _detail(
@@ -194,6 +232,7 @@ def _detail(
         if initial_from is not None and not form.is_bound:
             form.initial.update(initial_from(remedy))
     context = {
+        **_invoice_context(remedy, steps),
         "flow": flow,
         "title": _title(flow),
         "remedy": remedy,
@@ -292,7 +331,7 @@ def alternative_item_complete(request, pk):
         return _detail(request, "alternative", item.remedy_id, item_form=form)
     messages.success(
         request,
-        f"{done.get_kind_display()}: completed on {done.completed_on:%a %Y-%m-%d}.",
+        f"{done.get_kind_display()}: completed on {human_date(done.completed_on)}.",
     )
     return redirect(f"{done.remedy.get_absolute_url()}#remedies")
 
@@ -314,7 +353,7 @@ def termination_reinstatement(request, pk):
     messages.warning(
         request,
         f"Offense recorded: access reinstated without approval, found "
-        f"{record.observed_on:%a %Y-%m-%d}; new case {record.new_case.number} opened.",
+        f"{human_date(record.observed_on)}; new case {record.new_case.number} opened.",
     )
     return redirect(termination.get_absolute_url())
 

@@ -6,6 +6,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
+from cases.humanize import human_date
 from cases.workflow import guard
 
 from .common import is_smo
@@ -26,7 +27,7 @@ def _confirmation_due(spill):
         return None
     return (
         reverse("deadlines:detail", args=[deadline.pk]),
-        f"Due {deadline.due_date:%a %Y-%m-%d}",
+        f"Due {human_date(deadline.due_date)}",
     )
 
 

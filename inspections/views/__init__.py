@@ -18,6 +18,7 @@ from .fieldwork import (  # noqa: F401
     index,
     inspection_action,
     inspection_detail,
+    inspection_export,
     inspection_new,
     inspection_photo,
     inspection_step,
@@ -28,6 +29,7 @@ from .fieldwork import (  # noqa: F401
 from .outfalls import (  # noqa: F401
     outfall_detail,
     outfall_edit,
+    outfall_export,
     outfall_list,
     screening_detail,
     screening_new,

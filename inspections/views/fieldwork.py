@@ -7,6 +7,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from cases import exports
+from cases.humanize import human_date, human_datetime
 from cases.models import Case, Premises
 from cases.roles import Role, has_role
 from cases.views.actions import attempt, take_step
@@ -29,19 +31,56 @@ from .common import (
 
 
 # --- inspections ------------------------------------------------------------
+def inspection_list_filtered(request):
+    """The "All inspections" list's status filter, the message when it is not a
+    status (then no filter), and the inspections it selects, newest first: the
+    one reading of the filter for the page and its exports."""
+    status = request.GET.get("status") or ""
+    known = dict(Inspection._meta.get_field("status").choices)
+    error = ""
+    if status and status not in known:
+        error = (
+            f"“{status[:40]}” is not a status of an inspection; choose one from "
+            "the list."
+        )
+        status = ""
+    return status, error, selectors.inspection_list(status=status or None)
+
+
 @staff_page
 def index(request):
-    status = request.GET.get("status") or ""
+    status, error, inspections = inspection_list_filtered(request)
+    if error:
+        messages.error(request, error)
     return render(
         request,
         "inspections/index.html",
         {
             "upcoming": selectors.upcoming_inspections()[:50],
-            "inspections": selectors.inspection_list(status=status or None)[:100],
+            "inspections": inspections[:100],
             "status": status,
             "statuses": Inspection._meta.get_field("status").choices,
             "can_write": can_write(request),
+            "export_links": exports.export_links(request, "inspections:export"),
+            "export_scope": "all inspections, not only the first 100",
         },
+    )
+
+
+@staff_page
+def inspection_export(request, fmt):
+    """Every inspection of the "All inspections" list with its filter, as CSV or
+    XLSX."""
+    _status, error, inspections = inspection_list_filtered(request)
+    if error:
+        return exports.refused("inspections:index", request)
+    return exports.export_response(
+        request,
+        name="inspections",
+        title="Inspections",
+        columns=exports.INSPECTIONS,
+        rows=inspections.iterator(chunk_size=exports.CHUNK_SIZE),
+        fmt=fmt,
     )
 
 
@@ -97,7 +136,7 @@ def inspection_new(request):
             messages.success(
                 request,
                 f"Inspection {inspection.pk} of {inspection.premises} scheduled for "
-                f"{when:%a %Y-%m-%d %H:%M}.",
+                f"{human_datetime(when)}.",
             )
             return redirect(inspection.get_absolute_url())
     return _form_page(
@@ -359,17 +398,17 @@ def _warrant_words(warrant, name) -> str:
         court = f" ({warrant.court})" if warrant.court else ""
         return (
             f"Warrant application {warrant.pk} filed with the court{court} on "
-            f"{warrant.filed_on:%Y-%m-%d}; record the court's decision when it comes."
+            f"{human_date(warrant.filed_on)}; record the court's decision when it comes."
         )
     if name == "record_issued":
         return (
-            f"Search warrant issued on {warrant.issued_on:%Y-%m-%d}; record its "
+            f"Search warrant issued on {human_date(warrant.issued_on)}; record its "
             "execution once the entry is made."
         )
     if name == "record_denied":
-        return f"Search warrant denied on {warrant.denied_on:%Y-%m-%d}."
+        return f"Search warrant denied on {human_date(warrant.denied_on)}."
     return (
-        f"Search warrant executed on {warrant.executed_on:%Y-%m-%d}; schedule and "
+        f"Search warrant executed on {human_date(warrant.executed_on)}; schedule and "
         "record the inspection it allowed."
     )
 

@@ -1,8 +1,10 @@
 """The outfall inventory and dry-weather screenings (R-DEF-2)."""
 
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
+from cases import exports
 from cases.models import Outfall
 from cases.roles import Role, has_role
 from cases.views.actions import attempt
@@ -27,7 +29,41 @@ def outfall_list(request):
         {
             "outfalls": selectors.outfall_list(),
             "can_write": has_role(request.user, Role.SMO),
+            "export_links": exports.export_links(request, "inspections:outfall_export"),
+            "export_scope": "one row per screening, newest first",
         },
+    )
+
+
+def outfalls_with_screenings():
+    """(outfall, screening) for every screening of each outfall of the list,
+    newest first; (outfall, None) for an outfall never screened."""
+    outfalls = selectors.outfall_list().prefetch_related(
+        Prefetch(
+            "screenings",
+            queryset=OutfallScreening.objects.select_related(
+                "screened_by", "case"
+            ).order_by("-screened_at", "-pk"),
+        )
+    )
+    for outfall in outfalls.iterator(chunk_size=exports.CHUNK_SIZE):
+        screenings = outfall.screenings.all()
+        if not screenings:
+            yield outfall, None
+        for screening in screenings:
+            yield outfall, screening
+
+
+@staff_page
+def outfall_export(request, fmt):
+    """The outfall inventory with its dry-weather screenings, as CSV or XLSX."""
+    return exports.export_response(
+        request,
+        name="outfalls-and-screenings",
+        title="Outfalls and screenings",
+        columns=exports.OUTFALLS,
+        rows=outfalls_with_screenings(),
+        fmt=fmt,
     )
 
 

@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from cases.deadlines.services import deadlines_for
+from cases.humanize import human_date
 from cases.views.actions import attempt, take_step
 
 from .. import forms, selectors, services
@@ -48,7 +49,7 @@ def spill_new(request):
             if spill.confirmation_deadline is not None:
                 words += (
                     " The written confirmation is due by "
-                    f"{spill.confirmation_deadline.due_date:%a %Y-%m-%d}."
+                    f"{human_date(spill.confirmation_deadline.due_date)}."
                 )
             messages.success(request, words)
             return redirect(spill.get_absolute_url())
@@ -90,7 +91,7 @@ def _confirmation_words(spill) -> str:
     late = " — late" if spill.confirmation_late else " — on time"
     return (
         f"Written confirmation of spill {spill.pk} recorded: mailed "
-        f"{spill.confirmation_mailed_on:%Y-%m-%d}{late}."
+        f"{human_date(spill.confirmation_mailed_on)}{late}."
     )
 
 

@@ -129,6 +129,15 @@ LOGOUT_REDIRECT_URL = "public:home"
 LOGIN_THROTTLE_PER_USER = env.int("LOGIN_THROTTLE_PER_USER", default=5)
 LOGIN_THROTTLE_PER_IP = env.int("LOGIN_THROTTLE_PER_IP", default=30)
 LOGIN_THROTTLE_COOLOFF_SECONDS = env.int("LOGIN_THROTTLE_COOLOFF_SECONDS", default=900)
+# The respondent's page (cases.portal): wrong access codes, per address and per
+# the first four characters typed (a code guessed from many addresses).
+PORTAL_THROTTLE_PER_IP = env.int("PORTAL_THROTTLE_PER_IP", default=10)
+PORTAL_THROTTLE_PER_PREFIX = env.int("PORTAL_THROTTLE_PER_PREFIX", default=10)
+PORTAL_THROTTLE_COOLOFF_SECONDS = env.int(
+    "PORTAL_THROTTLE_COOLOFF_SECONDS", default=900
+)
+# A respondent's session: signed, for one case, ended after two idle hours.
+PORTAL_SESSION_SECONDS = env.int("PORTAL_SESSION_SECONDS", default=7200)
 # Reports from one address (web form): count per window of seconds
 # (cases/reports/ratelimit.py reads REPORT_RATE_LIMIT = (count, seconds)).
 REPORT_RATE_LIMIT = (
@@ -203,7 +212,14 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # The village: printed on letterhead, e-mails and public pages. Settings, not template text.
 # Where the site is served, for the links of e-mails and calendar feeds (which
 # are read outside the site and need an absolute address). No trailing slash.
-SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# Unset, a page, a feed or an Open311 document names the host it was asked on
+# (request.build_absolute_uri; ALLOWED_HOSTS refuses any other host), and what
+# has no request (the worker's e-mails) says http://127.0.0.1:$PORT, the port of
+# `make run` (cases.site_url).
+SITE_URL_SET = bool(env.str("SITE_URL", default="").strip())
+SITE_URL = env.str(
+    "SITE_URL", default=f"http://127.0.0.1:{env.int('PORT', default=8000)}"
+).rstrip("/")
 VILLAGE = {
     "name": env.str("VILLAGE_NAME", default="Incorporated Village of Poquott"),
     "short_name": env.str("VILLAGE_SHORT_NAME", default="Poquott"),

@@ -49,8 +49,12 @@
   if (d.tileUrl) {
     L.tileLayer(d.tileUrl, { maxZoom: 19, attribution: "&copy; map contributors" }).addTo(map);
   }
-  // Without tiles the outline of the accepted area is the only landmark.
+  // The area a pin is accepted in (cases.reports.validation.BOUNDS, from the
+  // data- attributes: the same box the server checks).
   L.rectangle(bounds, { color: "#0d6efd", weight: 2, fill: false, interactive: false }).addTo(map);
+  // The village outline, and without tiles its street names (static/js/map.js,
+  // static/geo/poquott.geojson): landmarks to place the pin by.
+  if (window.PoquottMap && d.geoUrl) { window.PoquottMap.drawBase(map, d.geoUrl, { labels: !d.tileUrl }); }
   L.circleMarker([parseFloat(d.centreLat), parseFloat(d.centreLng)], { radius: 4, interactive: false })
     .addTo(map).bindTooltip("Village Hall", { permanent: !d.tileUrl, direction: "right" });
 

@@ -11,6 +11,7 @@ from django.urls import reverse
 from cases.models import Report
 from cases.reports.services import report_submit
 from cases.uploads import process_image_upload
+from tests.visible import visible_text
 
 from ..reports.helpers import category, open_case_for, upload
 
@@ -116,9 +117,9 @@ def test_staff_dates_read_as_words_and_names_are_plain(smo_client, smo_user):
     report = _report()
     case = open_case_for(report, smo_user)
     html = smo_client.get(reverse("cases:detail", args=[case.number])).content.decode()
-    assert f"opened {human_datetime(case.opened_at)}" in html
-    assert human_datetime(report.received_at) in html
+    assert f"opened {human_datetime(case.opened_at)}" in visible_text(html)
+    assert human_datetime(report.received_at) in visible_text(html)
     assert "(R-PRO-1)" not in html
     waiting = _report("wash-water")
     triage = smo_client.get(reverse("cases:triage")).content.decode()
-    assert f"received {human_datetime(waiting.received_at)}" in triage
+    assert f"received {human_datetime(waiting.received_at)}" in visible_text(triage)

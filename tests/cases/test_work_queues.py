@@ -3,6 +3,7 @@ due today, due in the future and overdue, built through the services on a
 village day stopped on Thursday 2026-12-03."""
 
 import datetime as dt
+import re
 
 import pytest
 from django.urls import reverse
@@ -15,6 +16,7 @@ from enforcement.services import notices as notice_svc
 from enforcement.services import remedies as remedy_svc
 from tests.conftest import make_user
 from tests.enforcement.conftest import aware, draft, schedule_hearing, village_day
+from tests.visible import visible_text
 
 pytestmark = pytest.mark.django_db
 TODAY = dt.date(2026, 12, 3)  # a Thursday
@@ -85,8 +87,8 @@ def clerk_work(smo_user, clerk_user):
         "hearing_a": _scheduled(
             smo, clerk, 4, dt.date(2026, 11, 20), aware(2026, 12, 10)
         ),
-        "hearing_b": _scheduled(
-            smo, clerk, 5, dt.date(2026, 11, 20), aware(2026, 12, 10, 20)
+        "hearing_b": _scheduled(  # at the same Board meeting as hearing_a
+            smo, clerk, 5, dt.date(2026, 11, 20), aware(2026, 12, 10)
         ),
         "hearing_held": _scheduled(
             smo, clerk, 6, dt.date(2026, 11, 20), aware(2026, 12, 1)
@@ -136,19 +138,32 @@ def test_clerk_sees_appeals_to_schedule_with_hearing_by_and_days_left(
     assert html.index(late[:40]) < html.index(today[:40]) < html.index(later[:40])
 
 
-def test_clerk_sees_the_hearings_of_the_next_30_days_by_sitting(
+def test_clerk_sees_the_hearings_of_the_next_30_days_by_meeting(
     clerk_client, clerk_work
 ):
     html = _home(clerk_client)
     section = html.split('data-testid="queue-hearings"', 1)[1].split("</div>", 1)[0]
     flat = " ".join(section.split())
-    assert flat.count("Thu, Dec 10, 2026") == 1  # one sitting, two hearings
+    words = visible_text(section)
+    # One Board meeting, two hearings, the meeting's page linked.
+    assert words.count("Board meeting Thu, Dec 10, 2026, 7:00 PM") == 1
+    meeting = clerk_work["hearing_a"].meeting
+    assert meeting == clerk_work["hearing_b"].meeting
+    assert f'href="{meeting.get_absolute_url()}"' in flat
     for key in ("hearing_a", "hearing_b"):
-        assert f"Hearing: appeal {clerk_work[key].pk}<" in flat
-    assert "7:00 PM" in flat and "8:00 PM" in flat
+        appeal = clerk_work[key]
+        # No notice of hearing issued yet: the row's one action is to issue it.
+        assert (
+            f'href="{appeal.get_absolute_url()}#record-documents-{appeal.pk}">'
+            f"Issue the notice of hearing: appeal {appeal.pk}<"
+        ) in flat
     held = clerk_work["hearing_held"]
-    assert f"Record the decision: appeal {held.pk}<" in flat
-    assert "held — decision to record" in flat
+    assert (
+        f'href="{held.get_absolute_url()}#step-decide">'
+        f"Record the decision: appeal {held.pk}<"
+    ) in flat
+    assert "held — decision to record" in words
+    assert words.index("held — decision to record") < words.index("Dec 10, 2026")
     assert "after the hearing-by date" not in flat  # all within R-APL-2
     assert f"appeal {clerk_work['hearing_far'].pk}<" not in flat  # Jan 20: past 30 days
     # Scheduled appeals are not among those waiting for a date.
@@ -181,8 +196,8 @@ def test_a_hearing_after_the_hearing_by_date_is_flagged_in_the_queue(
         smo_user, clerk_user, 50, dt.date(2026, 11, 1), aware(2026, 12, 8)
     )
     html = " ".join(_home(clerk_client).split())
-    row = html.split(f"Hearing: appeal {late.pk}<", 1)[1].split("</li>")[0]
-    assert "after the hearing-by date Tue, Dec 1, 2026" in row
+    row = html.split(f"notice of hearing: appeal {late.pk}<", 1)[1].split("</li>")[0]
+    assert "after the hearing-by date Tue, Dec 1, 2026" in visible_text(row)
 
 
 def test_an_item_leaves_the_clerks_queue_when_its_action_is_recorded(
@@ -202,12 +217,12 @@ def test_an_item_leaves_the_clerks_queue_when_its_action_is_recorded(
     html = _home(clerk_client)
     to_schedule = html.split('data-testid="queue-to-schedule"', 1)[1].split("</ul>")[0]
     assert f"appeal {appeal.pk}<" not in to_schedule
-    assert f"Hearing: appeal {appeal.pk}<" in html  # now among the hearings
+    assert f"notice of hearing: appeal {appeal.pk}<" in html  # now among the hearings
     to_file = html.split('data-testid="queue-to-file-and-mail"', 1)[1].split("</ul>")[0]
     assert f"appeal {decided.pk}<" not in to_file
 
 
-def test_certified_mail_stays_until_its_return_is_recorded(
+def test_certified_mail_stays_until_its_delivery_or_return_is_recorded(
     client_as, smo_user, clerk_user
 ):
     notice = _notice(smo_user, 20)
@@ -223,9 +238,11 @@ def test_certified_mail_stays_until_its_return_is_recorded(
     )
     html = _home(client_as("clerk"))
     row = _row(html, "queue-certified-mail", "9400 1000 0000 0000 0001")
-    assert "mailed Mon, Nov 2, 2026" in row and "waiting 31 days" in row
-    assert reverse("enforcement:notice_detail", args=[notice.pk]) in row
-    assert "Record its return" not in row  # the SMO's to record
+    assert "mailed Mon, Nov 2, 2026" in visible_text(row) and "waiting 31 days" in row
+    # The one action: the notice page's form for the mailing's outcome.
+    notice_url = reverse("enforcement:notice_detail", args=[notice.pk])
+    assert f"{notice_url}#delivery-{mailed.pk}" in row
+    assert f"Record the outcome: notice NOV-{notice.pk}" in row
     mail = html.split('data-testid="queue-certified-mail"', 1)[1].split("</ul>")[0]
     assert mail.count("<li>") == 1  # the personal delivery awaits nothing
     notice_svc.service_record_returned(
@@ -287,7 +304,8 @@ def test_inspector_sees_remedies_to_concur_in_and_they_leave_when_done(
     proposed_today, long_ago, recommended = signoffs
     html = " ".join(_home(client_as("inspector")).split())
     assert f"Concur or decline: {recommended.case.number}" in html
-    assert "recommended Thu, Dec 3, 2026 · since today" in html
+    # Recommended a moment ago (the real clock; only the village day is stopped).
+    assert re.search(r"recommended \w{3}, \w{3} \d{1,2}, \d{4} · since today", html)
     assert long_ago.case.number not in html
     assert 'data-testid="attorney-queue"' not in html
     remedy_svc.remedy_step(obj=recommended, transition="concur", actor=inspector_user)
@@ -348,8 +366,9 @@ def test_the_home_page_costs_the_same_with_more_work(
     _decided(smo_user, clerk_user, 42, dt.date(2026, 12, 1))
     assert count() == before
     # Session, user, roles, the deadline panels, the activity, and a fixed few
-    # per list of the queue (17 on 2026-12-03).
-    assert before <= 20
+    # per list of the queue (21 on 2026-12-03: the Board meetings, the notices of
+    # hearing and their sendings, three kinds of certified mail).
+    assert before <= 24
 
 
 @pytest.mark.parametrize(

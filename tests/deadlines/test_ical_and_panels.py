@@ -6,7 +6,6 @@ import sys
 import types
 
 import pytest
-from django.conf import settings
 from django.template import Context, Template
 from django.test import RequestFactory
 from django.urls import reverse
@@ -16,6 +15,7 @@ from cases.deadlines import ical, selectors
 from cases.models import CalendarFeedToken, Reminder
 from cases.roles import Role
 from tests.conftest import make_user
+from tests.visible import visible_text
 
 from .conftest import deadline_on
 
@@ -30,7 +30,10 @@ def _unfold(body: str) -> list[str]:
     return body.replace("\r\n ", "").split("\r\n")
 
 
-def test_feed_is_valid_rfc5545_with_the_users_deadlines(client, smo_user, make_case):
+def test_feed_is_valid_rfc5545_with_the_users_deadlines(
+    client, smo_user, make_case, settings
+):
+    settings.SITE_URL_SET = False  # SITE_URL unset, as with `make run`
     case = make_case(officer=smo_user)
     deadline = deadline_on(dt.date(2026, 12, 28), case=case)
     deadline.explanation = "Counted; over Christmas, with a \\ and\na new line. " * 4
@@ -54,7 +57,8 @@ def test_feed_is_valid_rfc5545_with_the_users_deadlines(client, smo_user, make_c
     assert lines.count("BEGIN:VEVENT") == lines.count("END:VEVENT") == 1
     # The event links to the case page, which opens.
     [url] = [ln for ln in lines if ln.startswith("URL:")]
-    assert url == f"URL:{settings.SITE_URL}{case.get_absolute_url()}"
+    # SITE_URL unset: the host the feed was asked on.
+    assert url == f"URL:http://testserver{case.get_absolute_url()}"
     client.force_login(smo_user)
     assert client.get(case.get_absolute_url()).status_code == 200
 
@@ -162,6 +166,19 @@ def test_dashboard_panels_per_role(smo_user, clerk_user, make_case):
     assert "R-APL-2" in clerk_html and "R-SPL-3" not in clerk_html
 
 
+def test_dashboard_panels_say_how_soon_each_is_due(smo_user):
+    """Issue 16: the SMO's panel says "due today", "N days left", "overdue by
+    N days" beside each date, in the engine's words (engine.days_left_words)."""
+    today = timezone.localdate()
+    deadline_on(today, rule_id="R-SPL-3")
+    deadline_on(today + dt.timedelta(days=3), rule_id="R-SUS-1")
+    deadline_on(today - dt.timedelta(days=2), rule_id="R-COR-1")
+    text = visible_text(_render("{% dashboard_deadline_panels %}", smo_user))
+    assert "R-SPL-3 duty R-SPL-3 Stormwater Management Officer · due today" in text
+    assert "R-SUS-1 duty R-SUS-1 Stormwater Management Officer · 3 days left" in text
+    assert "Stormwater Management Officer · overdue by 2 days" in text
+
+
 def test_dashboard_panel_of_an_attorney_is_only_the_feed_link(attorney_user):
     deadline_on(timezone.localdate(), rule_id="R-APL-2", responsible="board")
     html = _render("{% dashboard_deadline_panels %}", attorney_user)
@@ -183,7 +200,9 @@ def test_case_panel_shows_each_deadline_with_reminders(
         )
     with django_assert_max_num_queries(4):
         html = _render("{% case_deadlines_panel case %}", smo_user, case=case)
-    assert "R-APL-1" in html and "Mon 2026-12-28" in html
+    text = visible_text(html)
+    assert "R-APL-1" in text and "Due Mon, Dec 28, 2026" in text
+    assert "2026-12-28" not in text  # ISO only in <time datetime=…>
     assert "R-APL-1 explanation." in html
     assert "1 business day before → smo@poquott.example: sent" in html
 

@@ -2,11 +2,13 @@
 and its actions, office closures, reminders sent; a URL × role table."""
 
 import datetime as dt
+import re
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from cases.citations import section_of
 from cases.deadlines import services
 from cases.models import CaseEvent, Deadline, OfficeClosure, Reminder
 
@@ -157,6 +159,59 @@ def test_calculator_page_shows_the_due_date_and_explanation_without_js(client):
     assert 'data-due="2026-12-28"' in html
     assert "Christmas Day" in html
     assert "<script" not in html.split("</main>")[0].split("<main")[1]
+
+
+def _main(html: str) -> str:
+    return html.split("<main", 1)[1].split(">", 1)[1].split("</main>", 1)[0]
+
+
+def _shown_outside_details(html: str) -> str:
+    """The main part's text a resident reads without opening a details element
+    (tags, and so option values, removed), less the engine's explanation of the
+    count (the deadline engine's own words, the same on the staff pages)."""
+    text = re.sub(r"<details\b.*?</details>", " ", _main(html), flags=re.S)
+    text = re.sub(r'<p class="explanation">.*?</p>', " ", text, flags=re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", text).split())
+
+
+def test_calculator_speaks_to_residents_with_the_appeal_rule_first(client):
+    """Issue 16: the appeal rule (R-APL-1) first, in words; no rule id or API
+    hint in the text; both one click away in a details element."""
+    html = client.get(reverse("deadlines:calculator")).content.decode()
+    shown = _shown_outside_details(html)
+    assert shown.startswith(
+        "Deadline calculator You have 15 days from the date the notice of "
+        "violation was issued to appeal to the Board of Trustees."
+    )
+    assert not re.search(r"R-[A-Z]+-\d", shown), shown
+    assert "/api/" not in shown and "GET" not in shown and "JSON" not in shown
+    details = re.search(
+        r'<details[^>]*data-testid="calculator-more".*?</details>', html, re.S
+    ).group(0)
+    assert "R-APL-1" in details
+    assert "/api/deadlines/compute?rule=R-APL-1" in details
+    assert section_of("R-APL-1") in details
+
+
+def test_calculator_offers_the_appeal_first_by_its_plain_name(client):
+    html = client.get(reverse("deadlines:calculator")).content.decode()
+    options = re.findall(r'<option value="([^"]*)"([^>]*)>([^<]*)</option>', html)
+    assert options[0] == ("R-APL-1", " selected", "Appeal to the Board of Trustees")
+    assert all(not re.search(r"R-[A-Z]+-\d", label) for _, _, label in options)
+
+
+def test_calculator_answer_keeps_the_rule_one_click_away(client):
+    html = client.get(
+        reverse("deadlines:calculator"), {"rule": "R-APL-1", "event_date": "2026-12-10"}
+    ).content.decode()
+    shown = _shown_outside_details(html)
+    assert "Due Monday, December 28, 2026" in shown
+    assert "Christmas Day" in html  # how it was counted, in the engine's words
+    assert not re.search(r"R-[A-Z]+-\d", shown), shown
+    rule = re.search(
+        r'<details[^>]*data-testid="result-rule".*?</details>', html, re.S
+    ).group(0)
+    assert "R-APL-1" in rule and section_of("R-APL-1") in rule
 
 
 def test_calculator_offers_only_rules_with_a_fixed_or_default_period(client):

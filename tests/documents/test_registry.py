@@ -28,7 +28,11 @@ OWNERS = {
     DocumentKind.TERMINATION_DECISION: ("enforcement", "accesstermination"),
     DocumentKind.ACCESS_REQUEST: ("enforcement", "correctiveaction"),
     DocumentKind.APPEAL_DECISION: ("enforcement", "appeal"),
-    DocumentKind.CORRECTIVE_INVOICE: ("enforcement", "correctiveaction"),
+    # The invoice of costs: of corrective measures and of a summary abatement.
+    DocumentKind.CORRECTIVE_INVOICE: (
+        "enforcement",
+        ("correctiveaction", "nuisanceabatement"),
+    ),
     DocumentKind.INSPECTION_REPORT: ("inspections", "inspection"),
     DocumentKind.WARRANT_COVER_SHEET: ("inspections", "warrantapplication"),
 }
@@ -36,15 +40,18 @@ OWNERS = {
 
 def test_every_kind_is_registered_once_by_the_app_that_owns_it():
     assert set(registry.registered_kinds()) == set(DocumentKind.values)
-    for kind, (app, model) in OWNERS.items():
+    for kind, (app, models) in OWNERS.items():
+        models = (models,) if isinstance(models, str) else models
         entry = registry.document_type(kind)
         assert entry.facts.kind == kind
         assert entry.facts.__module__ == f"{app}.documents", kind
-        assert list(entry.builders) == [f"{app}.{model}"], kind
-        assert entry.builders[f"{app}.{model}"].__module__ == f"{app}.documents"
+        assert list(entry.builders) == [f"{app}.{m}" for m in models], kind
+        for model in models:
+            builder = entry.builders[f"{app}.{model}"]
+            assert builder.__module__ == f"{app}.documents"
+            assert kind in registry.kinds_for(f"{app}.{model}")
         assert entry.sample.__module__ == f"{app}.documents", kind
         assert isinstance(entry.sample(), entry.facts)
-        assert kind in registry.kinds_for(f"{app}.{model}")
 
 
 def test_an_unknown_kind_or_record_is_refused_in_words():

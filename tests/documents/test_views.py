@@ -123,7 +123,12 @@ def test_a_document_still_rendering_has_no_download_yet(client_as, case, smo_use
     )
     detail = client.get(reverse("documents:detail", args=[pending.pk]))
     assert "Rendering…" in detail.content.decode()
-    assert 'http-equiv="refresh"' in detail.content.decode()
+    html = detail.content.decode()
+    # asked again quietly by static/js/rendering.js, or by the link without
+    # JavaScript; never a timed page refresh (WCAG 2.2.1)
+    assert "data-rendering=" in html and "/static/js/rendering.js" in html
+    assert "Check again" in html
+    assert 'http-equiv="refresh"' not in html
 
 
 def test_stored_html_is_the_frozen_html(client_as, document):

@@ -1,9 +1,12 @@
-"""A real browser walk of the Board's hearing as the clerk (issue 16), by
-clicking what the pages offer: record a Board meeting, schedule an appeal's
-hearing at it, issue the notice of hearing and record its sending, open the
-agenda and the hearing packet, record the decision, file and mail it. The case,
-notice and appeal before it are set up through the services; the document
-worker's rendering is stood in for by `render_pending` (no Celery worker here)."""
+"""A real browser walk of the Board's hearing as the clerk (issue 16), from the
+clerk's home page (the work queue) and by clicking only what the pages offer:
+record a Board meeting, then from the queue schedule an appeal's hearing at it,
+issue the notice of hearing and record its sending, open the meeting's agenda
+and the hearing packet, record the decision, file and mail it, and record the
+delivery of each certified mailing; after each step, back home, the item has
+left the queue. The case, notice and appeal before it are set up through the
+services; the document worker's rendering is stood in for by `render_pending`
+(no Celery worker here)."""
 
 import datetime as dt
 import io
@@ -16,6 +19,7 @@ from pypdf import PdfReader
 from cases.documents.services import document_render
 from cases.models import IssuedDocument
 from enforcement.models import Appeal, AppealStatus, HearingNoticeService
+from enforcement.packet import packet_parts
 from enforcement.services import appeals as appeal_svc
 from enforcement.services import notices as notice_svc
 from tests.conftest import browser_sign_in
@@ -39,11 +43,27 @@ def documents_row(page, label):
 
 
 def fetch(page, link):
-    """The PDF behind a link, fetched with the browser's own session."""
+    """The PDF behind a link the page shows, fetched with the browser's session."""
     response = page.context.request.get(link.get_attribute("href"))
     assert response.ok
     assert response.headers["content-type"].startswith("application/pdf")
     return PdfReader(io.BytesIO(response.body()))
+
+
+def home(page):
+    """Back to the clerk's home page, its work queue, by the navigation bar."""
+    nav(page, "Dashboard")
+    page.wait_for_url(re.compile(r"/staff/$"))
+    return page.get_by_test_id("clerk-queue")
+
+
+def queue_link(queue, words):
+    link = queue.get_by_role("link", name=words, exact=True)
+    assert link.count() == 1, f"{words!r} not once in the queue"
+    return link
+
+
+ON = "On (green card or USPS tracking date)"  # the date of a mailing's outcome
 
 
 @pytest.fixture(autouse=True)
@@ -70,6 +90,10 @@ def test_the_clerk_takes_an_appeal_from_hearing_to_mailed_decision(
     render_pending()  # the notice of violation's PDF
     page = browser_page
     browser_sign_in(page, "clerk")
+    queue = home(page)
+    schedule = f"Schedule the hearing: appeal {appeal.pk}"
+    row = queue.get_by_test_id("queue-to-schedule").locator("li", has_text=schedule)
+    assert re.search(r"hearing by .* \d+ days left", row.inner_text())
 
     # A Board meeting tonight (a hearing may be scheduled for today, not before).
     nav(page, "Board meetings")
@@ -83,25 +107,36 @@ def test_the_clerk_takes_an_appeal_from_hearing_to_mailed_decision(
     page.wait_for_url(re.compile(r"/meetings/\d+/$"))
     assert "recorded" in page.content()
 
-    # Schedule the hearing at it, from the appeal's page.
-    nav(page, "Appeals")
-    page.get_by_role("link", name=f"Appeal {appeal.pk}", exact=True).first.click()
-    page.wait_for_url(re.compile(rf"/appeals/{appeal.pk}/$"))
-    step = page.locator("form").filter(
-        has=page.get_by_role("heading", name=re.compile(r"^Schedule the hearing"))
-    )
+    # From the queue: schedule the hearing at that meeting.
+    queue = home(page)
+    assert "No hearing of this meeting waits for you." in queue.inner_text()
+    queue_link(queue, schedule).click()
+    page.wait_for_url(re.compile(rf"/appeals/{appeal.pk}/#step-schedule_hearing$"))
+    step = page.locator("#step-schedule_hearing")
     step.get_by_label(labelled("At the Board meeting")).select_option(index=1)
     step.get_by_role("button", name="Schedule the hearing").click()
     assert "Hearing scheduled for" in page.content()
     assert Appeal.objects.get(pk=appeal.pk).meeting_id is not None
 
-    # Issue the notice of hearing; once rendered, record its sending.
+    # Home: it left the appeals waiting for a date; its notice is to be issued.
+    queue = home(page)
+    assert schedule not in queue.inner_text()
+    hearings = queue.get_by_test_id("queue-hearings")
+    assert "Board meeting" in hearings.inner_text()
+    queue_link(hearings, f"Issue the notice of hearing: appeal {appeal.pk}").click()
+    page.wait_for_url(re.compile(rf"/appeals/{appeal.pk}/#record-documents-"))
     documents_row(page, "Notice of hearing on appeal").get_by_role(
         "button", name="Issue document"
     ).click()
     assert "Notice of hearing on appeal HRG-" in page.content()
     render_pending()
-    page.reload()
+
+    # Home: now its sending is to be recorded.
+    queue = home(page)
+    assert f"Issue the notice of hearing: appeal {appeal.pk}" not in queue.inner_text()
+    queue_link(
+        queue, f"Record the sending of the notice of hearing: appeal {appeal.pk}"
+    ).click()
     sent = page.locator("#record-hearing-service")
     assert sent.get_by_label(labelled("Sent to")).input_value() == "Pat Owner"
     sent.get_by_label(labelled("Method")).select_option(label="Certified mail")
@@ -114,18 +149,17 @@ def test_the_clerk_takes_an_appeal_from_hearing_to_mailed_decision(
     )
     assert HearingNoticeService.objects.filter(appeal=appeal).count() == 1
 
-    # The packet: the sum of its parts, footed, with the notice number.
-    packet = fetch(page, page.get_by_test_id("hearing-packet"))
-    total = len(packet.pages)
-    text = "\n".join(p.extract_text() for p in packet.pages)
-    assert f"NOV-{notice.pk}" in text
-    assert f"page 1 of {total}" in text
-    assert [o.title for o in packet.outline][
-        0
-    ] == f"Notice of violation NOV-{notice.pk}"
+    # Home: the sending left the hearing's row; the mail awaits its outcome.
+    queue = home(page)
+    text = queue.inner_text()
+    assert "Record the sending of the notice of hearing" not in text
+    mail = queue.get_by_test_id("queue-certified-mail")
+    assert "article 9407 2222" in mail.inner_text()
+    assert "since today" in mail.inner_text()
 
-    # The meeting's agenda: the text for the website, and the PDF.
-    page.get_by_role("link", name="The meeting and its agenda").click()
+    # The meeting's page (from the queue): the agenda's text and its PDF.
+    hearings = queue.get_by_test_id("queue-hearings")
+    hearings.get_by_role("link", name=re.compile(r"^Board meeting ")).click()
     page.wait_for_url(re.compile(r"/meetings/\d+/$"))
     assert (
         f"Appeal {appeal.pk}: Pat Owner"
@@ -144,9 +178,24 @@ def test_the_clerk_takes_an_appeal_from_hearing_to_mailed_decision(
     )
     assert f"NOV-{notice.pk}" in "\n".join(p.extract_text() for p in agenda.pages)
 
-    # The decision, then its filing and certified mailing.
-    page.get_by_role("link", name=f"Appeal {appeal.pk}").first.click()
+    # The packet, from the appeal's page: the sum of its parts, footed, with
+    # the notice number.
+    page.get_by_role("link", name=f"Appeal {appeal.pk}", exact=True).click()
     page.wait_for_url(re.compile(rf"/appeals/{appeal.pk}/$"))
+    packet = fetch(page, page.get_by_test_id("hearing-packet"))
+    total = len(packet.pages)
+    parts = packet_parts(Appeal.objects.get(pk=appeal.pk))
+    assert total == sum(part.pages for part in parts)
+    assert [o.title for o in packet.outline] == [part.title for part in parts]
+    text = "\n".join(p.extract_text() for p in packet.pages)
+    assert f"NOV-{notice.pk}" in text
+    assert f"page 1 of {total}" in text and f"page {total} of {total}" in text
+
+    # Home: on the day of the hearing, its row asks for the decision.
+    queue = home(page)
+    decide = f"Record the decision: appeal {appeal.pk}"
+    queue_link(queue.get_by_test_id("queue-hearings"), decide).click()
+    page.wait_for_url(re.compile(rf"/appeals/{appeal.pk}/#step-decide$"))
     take_step(
         page,
         "Record the decision",
@@ -157,13 +206,64 @@ def test_the_clerk_takes_an_appeal_from_hearing_to_mailed_decision(
         },
     )
     assert "Decision (upheld) recorded" in page.content()
+
+    # Home: the hearing left; the decision is to be filed and mailed.
+    queue = home(page)
+    assert decide not in queue.inner_text()
+    assert "No hearing of this meeting waits for you." in queue.inner_text()
+    to_file = queue.get_by_test_id("queue-to-file-and-mail")
+    assert "file with the clerk by" in to_file.inner_text()
+    assert "5 days left" in to_file.inner_text()
+    queue_link(to_file, f"File and mail the decision: appeal {appeal.pk}").click()
+    page.wait_for_url(re.compile(rf"/appeals/{appeal.pk}/#record-filing$"))
     page.get_by_label("Date filed in the office of the municipal clerk").fill(
         iso(today)
     )
     page.get_by_role("button", name="Record filing").click()
     assert "Filing recorded." in page.content()
+
+    queue = home(page)
+    to_file = queue.get_by_test_id("queue-to-file-and-mail")
+    assert "file with the clerk by" not in to_file.inner_text()
+    queue_link(to_file, f"Mail the decision: appeal {appeal.pk}").click()
+    page.wait_for_url(re.compile(rf"/appeals/{appeal.pk}/#record-mailing$"))
     page.get_by_label("Date mailed (certified)").fill(iso(today))
     page.get_by_label(labelled("Certified mail article number")).fill("9407 3333")
     page.get_by_role("button", name="Record mailing").click()
     assert "Mailing recorded." in page.content()
     assert Appeal.objects.get(pk=appeal.pk).status == AppealStatus.CLOSED
+
+    # Home: nothing left to file or mail; two certified mailings are out.
+    queue = home(page)
+    assert "No decision waits to be filed or mailed." in queue.inner_text()
+    assert queue.get_by_test_id("queue-to-file-and-mail").count() == 0
+    mail = queue.get_by_test_id("queue-certified-mail")
+    assert mail.locator("li").count() == 2
+
+    # The green card of the decision: delivered.
+    queue_link(mail, f"Record the outcome: decision on appeal {appeal.pk}").click()
+    page.wait_for_url(re.compile(rf"/appeals/{appeal.pk}/#delivery-decision$"))
+    form = page.locator("#delivery-decision")
+    form.get_by_label("Delivered", exact=True).check()
+    form.get_by_label(labelled(ON)).fill(iso(today))
+    form.get_by_role("button", name="Record the outcome").click()
+    decision_mail = page.get_by_test_id("decision-mailing").inner_text()
+    assert f"Delivered on {today:%a, %b} {today.day}, {today:%Y}." in decision_mail
+
+    # The notice of hearing came back unclaimed: the page says what that means.
+    queue = home(page)
+    mail = queue.get_by_test_id("queue-certified-mail")
+    assert mail.locator("li").count() == 1
+    queue_link(mail, re.compile(r"^Record the outcome: notice of hearing HRG-")).click()
+    form = page.locator("form[id^=delivery-hearing-]")
+    form.get_by_label("Returned unclaimed", exact=True).check()
+    form.get_by_label(labelled(ON)).fill(iso(today))
+    form.get_by_role("button", name="Record the outcome").click()
+    sent = page.get_by_test_id("hearing-notice-sent").inner_text()
+    assert "Returned unclaimed on" in sent
+    assert "The appellant may not know of the hearing" in sent
+
+    # Home: no certified mail is out any more.
+    queue = home(page)
+    assert queue.get_by_test_id("queue-certified-mail").count() == 0
+    assert "No certified mail is out." in queue.inner_text()

@@ -125,7 +125,20 @@ def walk_emergency_suspension(page, case):
     page.get_by_label("Party").select_option(label="Pat Owner")
     suspended = timezone.localtime() - dt.timedelta(hours=3)
     page.get_by_label("Suspended at").fill(f"{suspended:%Y-%m-%dT%H:%M}")
-    page.get_by_label("Reasons").fill("Chlorinated pool water flowing to the bay.")
+    page.get_by_role("textbox", name="Reasons").fill(
+        "Chlorinated pool water flowing to the bay."
+    )
+    # Binding (issue 16): unticked, nothing is suspended and the input stays.
+    page.get_by_role("button", name="Save").click()
+    assert "nothing was done" in page.content()
+    assert (
+        page.get_by_role("textbox", name="Reasons")
+        .input_value()
+        .startswith("Chlorinated")
+    )
+    confirm = page.get_by_role("checkbox", name=re.compile("^I confirm: Suspending"))
+    assert "notice will be due by" in confirm.evaluate("e => e.labels[0].innerText")
+    tick_confirmation(page)
     page.get_by_role("button", name="Save").click()
     page.wait_for_url(re.compile(r"/remedies/suspension/\d+/$"))
     assert "notice of reasons is due by" in page.get_by_role("alert").first.inner_text()
@@ -380,7 +393,7 @@ def test_corrective_measures_after_an_upheld_decision_to_payment(
     )
     assert status_of(page) == "Work done"
     # The invoice waits for the costs, and links to where they are itemized.
-    assert page.get_by_role("button", name="Invoice the discharger").is_disabled()
+    assert page.get_by_role("button", name="Issue the invoice").is_disabled()
     page.get_by_role("link", name="Itemize a cost on this page").click()
     for description, amount in (("Vacuum truck", "400.00"), ("Disposal", "100.00")):
         costs = page.get_by_role("form", name="Itemize a cost")
@@ -391,20 +404,21 @@ def test_corrective_measures_after_an_upheld_decision_to_payment(
         assert f"({description}) added" in page.content()
     assert "Total: $500.00" in page.get_by_test_id("cost-total").inner_text()
 
-    take_step(
-        page,
-        "Invoice the discharger",
-        **{
-            "Invoice number": "INV-2026-7",
-            "Invoice amount ($)": "500.00",
-            "Invoice date": iso(days_ago(15)),
-        },
-    )
-    assert "invoice INV-2026-7" in page.content()
+    # One click: numbered by the office, the total of the costs, its document.
+    take_step(page, "Issue the invoice")
+    assert "invoice INV-CM-" in page.content()
     assert status_of(page) == "Invoiced to the discharger"
 
-    take_step(page, "Record payment", **{"Date the invoice was paid": iso(days_ago(5))})
-    assert "invoice paid on" in page.content()
+    pay = {
+        "Date of the payment": iso(days_ago(0)),
+        "How it was paid": "Check",
+        "Check number or receipt": "1042",
+    }
+    take_step(page, "Record payment", **pay, **{"Amount paid ($)": "200.00"})
+    assert "$300.00 of invoice" in page.content()
+    assert status_of(page) == "Invoice partly paid"
+    take_step(page, "Record payment", **pay, **{"Amount paid ($)": "300.00"})
+    assert "in full" in page.content()
     assert status_of(page) == "Paid"
     chronology = page.get_by_test_id("record-chronology").inner_text()
     story = [
@@ -413,8 +427,9 @@ def test_corrective_measures_after_an_upheld_decision_to_payment(
         "work done by a contractor ACME Drain Services",
         "cost $400.00",
         "cost $100.00",
-        "invoice INV-2026-7",
-        "invoice paid on",
+        "invoice INV-CM-",
+        "$300.00 of invoice",
+        "in full",
     ]
     assert_in_order(chronology, story)
     page.get_by_role("link", name="case file").click()

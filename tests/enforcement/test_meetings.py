@@ -129,6 +129,7 @@ def test_the_smo_reads_the_meetings_but_records_none(db, client_as):
 def test_the_trustees_feed_lists_the_meetings_through_the_one_writer(
     scheduled_appeal, client, settings
 ):
+    settings.SITE_URL_SET = True
     settings.SITE_URL = "https://ms4.example.org"
     meeting = scheduled_appeal.meeting
     with village_day(dt.date(2026, 3, 10)):

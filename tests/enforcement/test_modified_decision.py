@@ -30,6 +30,7 @@ from enforcement.services import appeals as svc
 from enforcement.services import notices as notice_svc
 from tests.documents.conftest import pdf_text
 from tests.steps import confirmed
+from tests.visible import visible_text
 
 from .conftest import aware, schedule_hearing, village_day
 
@@ -144,7 +145,7 @@ def test_the_pages_say_which_notices_requirements_stand(modified, smo_user, clie
     client = client_as("smo")
     page = client.get(reverse("enforcement:notice_detail", args=[modified.notice_id]))
     html = page.content.decode()
-    assert "Modified by the Board on Thursday 2026-03-26:" in html
+    assert "Modified by the Board on Thu, Mar 26, 2026:" in visible_text(html)
     assert "those of the notice the SMO issues to supersede" in html
     assert MODIFIED in html
     assert "No five-business-day correction clock runs" in html
@@ -154,23 +155,26 @@ def test_the_pages_say_which_notices_requirements_stand(modified, smo_user, clie
         reverse("enforcement:notice_detail", args=[modified.notice_id])
     ).content.decode()
     assert "the requirements that stand are those of <a" in original
-    assert f">NOV-{superseding.pk}</a>, issued Monday 2026-03-30" in original
+    assert f"NOV-{superseding.pk}, issued Mon, Mar 30, 2026" in visible_text(original)
     new = client.get(
         reverse("enforcement:notice_detail", args=[superseding.pk])
     ).content.decode()
     assert "Issued to carry out the decision of the Board of Trustees of " in new
-    assert "Thursday 2026-03-26" in new and MODIFIED in new
-    assert "due Monday 2026-04-20 (R-NOV-2)" in new
+    assert "Thu, Mar 26, 2026" in visible_text(new) and MODIFIED in new
+    assert "due Mon, Apr 20, 2026 R-NOV-2" in visible_text(new)
     appeal_page = client_as("clerk").get(modified.get_absolute_url()).content.decode()
-    assert f">NOV-{superseding.pk}</a>, issued Monday 2026-03-30" in appeal_page
+    assert f"NOV-{superseding.pk}, issued Mon, Mar 30, 2026" in visible_text(
+        appeal_page
+    )
     panel = (
         client_as("smo")
         .get(reverse("enforcement:case_enforcement", args=[modified.notice.case_id]))
         .content.decode()
     )
-    assert "Modified by the Board on Thursday 2026-03-26:" in panel
-    assert f">NOV-{superseding.pk}</a>, issued Monday 2026-03-30" in panel
-    assert "by Monday 2026-04-20" in panel  # the superseding notice's deadline
+    panel = visible_text(panel)
+    assert "Modified by the Board on Thu, Mar 26, 2026:" in panel
+    assert f"NOV-{superseding.pk}, issued Mon, Mar 30, 2026" in panel
+    assert "by Mon, Apr 20, 2026" in panel  # the superseding notice's deadline
 
 
 def test_the_decision_form_records_what_was_modified(scheduled_appeal, client_as):
@@ -242,9 +246,7 @@ def test_a_hearing_cannot_be_moved_into_the_past(scheduled_appeal, client_as):
         moved = client.post(
             url, {"schedule_hearing-hearing_at": "2026-03-25T19:00"}, follow=True
         )
-    assert "Hearing scheduled for Wednesday 2026-03-25 19:00." in (
-        moved.content.decode()
-    )
+    assert "Hearing scheduled for Wed, Mar 25, 2026, 7:00 PM." in visible_text(moved)
 
 
 def test_a_decision_is_still_not_dated_in_the_future_nor_before_the_hearing(
@@ -368,7 +370,7 @@ def test_the_appeal_page_gives_the_last_day_to_correct_after_an_upheld_decision(
     upheld = decide(scheduled_appeal, clerk_user, Decision.UPHELD)
     html = client_as("clerk").get(upheld.get_absolute_url()).content.decode()
     assert (
-        "Upheld by the Board on Thursday 2026-03-26:</strong> the last day to "
-        f"correct NOV-{upheld.notice_id} is Thursday 2026-04-02 (R-COR-1)."
-    ) in html
+        "Upheld by the Board on Thu, Mar 26, 2026: the last day to "
+        f"correct NOV-{upheld.notice_id} is Thu, Apr 2, 2026 (R-COR-1)."
+    ) in visible_text(html)
     assert "Modified by the Board" not in html

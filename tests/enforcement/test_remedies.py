@@ -86,14 +86,7 @@ def test_access_refused_warrant_order_work_invoice_paid(corrective, smo_user):
         work_completed_on=dt.date(2026, 4, 8),
     )
     with pytest.raises(Refused, match="itemize"):
-        step(
-            a,
-            "invoice",
-            smo_user,
-            invoice_number="1",
-            invoice_amount=Decimal("10"),
-            invoiced_on=dt.date(2026, 4, 9),
-        )
+        step(a, "invoice", smo_user)
     svc.cost_item_add(
         remedy=a,
         actor=smo_user,
@@ -108,23 +101,12 @@ def test_access_refused_warrant_order_work_invoice_paid(corrective, smo_user):
         amount=Decimal("100"),
         incurred_on=dt.date(2026, 4, 8),
     )
-    with pytest.raises(Refused, match="total"):
-        step(
-            a,
-            "invoice",
-            smo_user,
-            invoice_number="INV-1",
-            invoice_amount=Decimal("400"),
-            invoiced_on=dt.date(2026, 4, 9),
-        )
-    a = step(
-        a,
-        "invoice",
-        smo_user,
-        invoice_number="INV-1",
-        invoice_amount=Decimal("500"),
-        invoiced_on=dt.date(2026, 4, 9),
-    )
+    # R-COR-2: the invoice is the total of the costs, numbered by the office.
+    a = step(a, "invoice", smo_user)
+    assert a.status == CorrectiveStatus.INVOICED
+    assert a.invoice_amount == Decimal("500")
+    assert a.invoice_number == f"INV-CM-{a.pk}"
+    assert a.invoiced_on == timezone.localdate()
     with pytest.raises(Refused, match="invoiced"):
         svc.cost_item_add(
             remedy=a,
@@ -133,8 +115,19 @@ def test_access_refused_warrant_order_work_invoice_paid(corrective, smo_user):
             amount=Decimal("1"),
             incurred_on=D,
         )
-    a = step(a, "record_payment", smo_user, paid_on=dt.date(2026, 4, 20))
+    a = step(a, "record_payment", smo_user, **_paid(Decimal("500")))
     assert a.status == CorrectiveStatus.PAID
+    assert a.paid_on == timezone.localdate()
+
+
+def _paid(amount, **more):
+    return {
+        "paid_on": timezone.localdate(),
+        "amount": amount,
+        "method": "check",
+        "reference": "1042",
+        **more,
+    }
 
 
 def test_access_granted_goes_straight_to_the_work(corrective, smo_user, clerk_user):
@@ -185,17 +178,19 @@ def test_nuisance_abatement_with_its_cost(confirmed_case, smo_user):
         amount=Decimal("250"),
         incurred_on=D,
     )
-    n = step(
-        n,
-        "invoice",
-        smo_user,
-        invoice_number="N-1",
-        invoice_amount=Decimal("250"),
-        invoiced_on=D,
-    )
-    with pytest.raises(Refused, match="paid"):
+    n = step(n, "invoice", smo_user)
+    assert (n.invoice_number, n.invoice_amount) == (f"INV-NA-{n.pk}", Decimal(250))
+    with pytest.raises(ValidationError, match="date of the payment"):
         step(n, "record_payment", smo_user)
-    assert step(n, "record_payment", smo_user, paid_on=D).status == "paid"
+    n = step(n, "record_payment", smo_user, **_paid(Decimal("100")))
+    assert n.status == "partly_paid"
+    assert "$150.00 of invoice" in svc.step_words(n, "record_payment")
+    with pytest.raises(ValidationError, match=r"more than the \$150.00"):
+        step(n, "record_payment", smo_user, **_paid(Decimal("200")))
+    assert step(n, "record_payment", smo_user, **_paid(Decimal("150"))).status == (
+        "paid"
+    )
+    assert n.payments.count() == 2
 
 
 def test_injunction_referral_edges(confirmed_case, smo_user):

@@ -16,12 +16,14 @@ from django.utils import timezone
 
 from cases.documents.contracts import DocumentKind
 from cases.documents.services import document_render
+from cases.humanize import human_date
 from cases.models import Deadline, IssuedDocument
 from cases.services import Refused
 from enforcement.models import SuspensionStatus
 from enforcement.services import remedies as svc
 from tests.documents.conftest import pdf_text
 from tests.steps import confirmed
+from tests.visible import visible_text
 
 pytestmark = pytest.mark.django_db
 
@@ -110,11 +112,11 @@ def test_issuing_the_notice_of_reasons_offers_to_record_its_service_and_meets_th
     assert done.status_code == 302
     page = smo_client.get(done["Location"]).content.decode()
     served = (
-        f"sent {today:%Y-%m-%d} (Certified mail, article {ARTICLE}, "
+        f"sent {human_date(today)} (Certified mail, article {ARTICLE}, "
         f"{document.document_number} version 1)"
     )
-    assert served in page
-    assert f"Met {today:%Y-%m-%d}" in page
+    assert served in visible_text(page)
+    assert f"Met {human_date(today)}" in visible_text(page)
     assert "Suspended; notice of reasons sent" in page
     deadline.refresh_from_db()
     assert deadline.status == Deadline.Status.MET and deadline.met_on == today
@@ -127,7 +129,8 @@ def test_the_notice_of_reasons_can_be_recorded_as_sent_by_the_service(
 ):
     """R-SUS-1: recorded as sent without a document issued here (a letter
     delivered by hand); it cannot be dated before the suspension."""
-    before = timezone.localdate() - dt.timedelta(days=1)
+    # the day before the suspension (3 hours ago may be yesterday in the village)
+    before = timezone.localdate(suspension.suspended_at) - dt.timedelta(days=1)
     with pytest.raises(
         Refused, match="cannot be sent before the day of the suspension"
     ):

@@ -5,7 +5,6 @@ import datetime as dt
 import io
 
 import pytest
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
@@ -456,10 +455,10 @@ def test_ical_events_lists_only_that_officers_scheduled_inspections(
     events = ical_events(smo_user)
     assert [e["uid"] for e in events] == [f"inspection-{scheduled.pk}@poquott-ms4"]
     event = events[0]
-    assert set(event) == {"uid", "start", "summary", "description", "url"}
-    assert event["url"] == settings.SITE_URL + reverse(
-        "inspections:inspection_detail", args=[scheduled.pk]
-    )
+    assert set(event) == {"uid", "start", "end", "summary", "description", "url"}
+    # A path: the feed's writer makes it absolute on the feed's address.
+    assert event["url"] == reverse("inspections:inspection_detail", args=[scheduled.pk])
+    assert event["end"] - event["start"] == dt.timedelta(hours=1)
     assert "1 Shore Road" in event["summary"]
 
 

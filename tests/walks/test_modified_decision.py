@@ -15,6 +15,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from cases.deadlines.services import compute_due
+from cases.humanize import human_date
 from enforcement.models import Appeal, NoticeOfViolation
 from tests.conftest import browser_sign_in
 from tests.steps import tick_confirmation
@@ -26,10 +27,6 @@ from tests.walks.test_notice_and_appeal import (
 )
 
 MODIFIED = "The fine is struck; the catch basin is to be cleaned within 20 days."
-
-
-def _day(d: dt.date) -> str:
-    return f"{d:%A %Y-%m-%d}"
 
 
 @pytest.mark.browser
@@ -79,7 +76,7 @@ def test_a_modified_decision_is_carried_out_by_a_superseding_notice(
         f"The SMO issues a notice superseding NOV-{original.pk}"
     )
     expect(page.locator("body")).to_contain_text(
-        f"Modified by the Board on {_day(today)}:"
+        f"Modified by the Board on {human_date(today)}:"
     )
     appeal = Appeal.objects.get(notice=original)
     assert appeal.decision == "modified" and appeal.modification == MODIFIED
@@ -90,7 +87,7 @@ def test_a_modified_decision_is_carried_out_by_a_superseding_notice(
     _open_case(page, case)
     page.get_by_role("link", name=f"NOV-{original.pk}").first.click()
     body = page.locator("body")
-    expect(body).to_contain_text(f"Modified by the Board on {_day(today)}:")
+    expect(body).to_contain_text(f"Modified by the Board on {human_date(today)}:")
     expect(body).to_contain_text(
         f"No five-business-day correction clock runs on NOV-{original.pk}"
     )
@@ -113,18 +110,20 @@ def test_a_modified_decision_is_carried_out_by_a_superseding_notice(
     superseding = NoticeOfViolation.objects.get(supersedes=original)
     due = compute_due("R-NOV-2", today, days=20).due  # its own terms
     body = page.locator("body")
+    # The notice page says its days in words (issue 16), the rule id beside.
     expect(body).to_contain_text(
-        f"Issued to carry out the decision of the Board of Trustees of {_day(today)}"
+        "Issued to carry out the decision of the Board of Trustees of "
+        f"{human_date(today)}"
     )
-    expect(body).to_contain_text(f"due {_day(due)} (R-NOV-2)")
+    expect(body).to_contain_text(f"due {human_date(due)} R-NOV-2")
     expect(body).not_to_contain_text(no_cor_1)
     # The case page: which notice's requirements stand, and by when.
     _open_case(page, case)
     panel = page.locator("section", has_text="Notices of violation").first
     expect(panel).to_contain_text(
         f"the requirements that stand are those of NOV-{superseding.pk}, issued "
-        f"{_day(today)}"
+        f"{human_date(today)}"
     )
-    expect(panel).to_contain_text(f"by {_day(due)}")
+    expect(panel).to_contain_text(f"by {human_date(due)}")
     assert not superseding.deadlines().filter(rule_id="R-COR-1").exists()
     assert not original.deadlines().filter(rule_id="R-COR-1").exists()

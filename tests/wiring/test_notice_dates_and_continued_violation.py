@@ -22,6 +22,7 @@ from cases.deadlines.services import open_deadline_for
 from cases.documents.contracts import DocumentKind
 from cases.documents.selectors import documents_of
 from cases.documents.services import document_render
+from cases.humanize import human_date
 from enforcement.documents import Requirement
 from enforcement.models import NoticeRequirement, RequirementKind
 from enforcement.selectors import continued_violation_for
@@ -29,6 +30,7 @@ from enforcement.services import notices as svc
 from tests.documents.conftest import pdf_text, squash
 from tests.enforcement.conftest import FINE, draft
 from tests.steps import confirmed
+from tests.visible import visible_text
 
 pytestmark = pytest.mark.django_db
 
@@ -200,7 +202,7 @@ def test_the_notice_form_records_days_for_a_requirement_and_issue_prints_them(
     detail = client.get(reverse("enforcement:notice_detail", args=[notice.pk]))
     html = detail.content.decode()
     assert "To comply within 20 days of issuance (R-NOV-1)." in html
-    assert f"due {due:%A %Y-%m-%d}" in html
+    assert f"due {human_date(due)}" in visible_text(html)
 
 
 def test_days_for_a_requirement_not_chosen_are_refused_on_the_form(

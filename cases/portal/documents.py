@@ -1,0 +1,43 @@
+"""The respondent's page on a party's papers: the short address, the party's
+access code and a QR code of the address (issue 18)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import segno
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+
+from ..documents import registry
+from ..documents.contracts import DocumentFacts, OnlineAccess
+from ..site_url import site_url
+from .services import code_for_document
+
+
+def portal_address() -> str:
+    """The address printed on paper: the site's served name and /respond/."""
+    return site_url() + reverse("portal:enter")
+
+
+def with_online_access(
+    facts: DocumentFacts, *, kind, case, source, actor
+) -> DocumentFacts:
+    """`facts` with the party's live code (issued now if the party has none),
+    when the document of `kind` about `source` is addressed to a party."""
+    try:
+        party = registry.party_of(kind, source)
+    except Exception:  # a kind no app registered (a test's own): no party
+        party = None
+    if party is None or not getattr(party, "pk", None):
+        return facts
+    access = code_for_document(case=case, party=party, actor=actor)
+    return dataclasses.replace(
+        facts, online=OnlineAccess(address=portal_address(), code=access.printed)
+    )
+
+
+def qr_svg(address: str) -> str:
+    """The QR code of `address` as inline SVG (segno), for the PDF."""
+    qr = segno.make(address, error="m")
+    return mark_safe(qr.svg_inline(scale=3, border=2, title="QR code: " + address))

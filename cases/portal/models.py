@@ -1,0 +1,128 @@
+"""The respondent's key to their own page of a case (issue 18)."""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+from .codes import grouped
+
+
+class PortalAccess(models.Model):
+    """One party's access code for one case. One live code per party and case;
+    the SMO may revoke it and issue a new one (the next document prints the new
+    one). The code is printed on the party's papers, so it is kept as printed."""
+
+    case = models.ForeignKey(
+        "cases.Case", on_delete=models.PROTECT, related_name="portal_accesses"
+    )
+    party = models.ForeignKey(
+        "cases.Party", on_delete=models.PROTECT, related_name="portal_accesses"
+    )
+    code = models.CharField(max_length=16, unique=True)
+    issued_at = models.DateTimeField(default=timezone.now)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    first_used_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    last_used_from = models.GenericIPAddressField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    revoked_reason = models.TextField(blank=True)
+    # E-mail reminders of the party's own dates, asked for on the page (blank:
+    # none). Sent by the deadline sweep, once per deadline and step.
+    reminder_email = models.EmailField(blank=True)
+    reminders_since = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-issued_at", "-id"]
+        verbose_name = "access code of the respondent's page"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["case", "party"],
+                condition=models.Q(revoked_at__isnull=True),
+                name="one_live_access_code_per_party_and_case",
+            )
+        ]
+
+    def __str__(self):
+        return f"Access code …{self.code[-4:]} of {self.party} on {self.case}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("cases:detail", args=[self.case.number]) + "#portal"
+
+    @property
+    def printed(self) -> str:
+        return grouped(self.code)
+
+    @property
+    def is_live(self) -> bool:
+        return self.revoked_at is None
+
+    @property
+    def status(self) -> str:
+        """Issued / used / revoked, as the case page says it."""
+        if self.revoked_at is not None:
+            return "revoked"
+        return "used" if self.first_used_at else "issued"
+
+
+class ContactChangeStatus(models.TextChoices):
+    PENDING = "pending", "Waiting for the SMO"
+    CONFIRMED = "confirmed", "Confirmed: the address of record is changed"
+    DECLINED = "declined", "Declined"
+
+
+class ContactChangeRequest(models.Model):
+    """New contact details sent from the respondent's page. Notices must go to
+    the address of record, so nothing changes until the SMO confirms; then the
+    party's details change through the one service that changes them."""
+
+    access = models.ForeignKey(
+        PortalAccess, on_delete=models.PROTECT, related_name="contact_requests"
+    )
+    mailing_address = models.TextField(blank=True)
+    email = models.EmailField(blank=True)
+    phone = models.CharField(max_length=40, blank=True)
+    submitted_at = models.DateTimeField(default=timezone.now)
+    submitted_from = models.GenericIPAddressField(null=True, blank=True)
+    status = models.CharField(
+        max_length=10,
+        choices=ContactChangeStatus.choices,
+        default=ContactChangeStatus.PENDING,
+        db_index=True,
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-submitted_at", "-id"]
+
+    def __str__(self):
+        return f"Change of contact details {self.pk} of {self.access.party}"
+
+    def changes(self) -> dict:
+        """The fields asked to change, with their new values."""
+        return {
+            name: getattr(self, name)
+            for name in ("mailing_address", "email", "phone")
+            if getattr(self, name).strip()
+        }

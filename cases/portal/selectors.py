@@ -1,0 +1,202 @@
+"""What the respondent's page shows: that party's own records of the case only
+(never the reporter, other parties, internal notes or evidence)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..citations import cited
+from ..documents import registry
+from ..models import Deadline, IssuedDocument
+
+
+@dataclass
+class NoticeView:
+    notice: object
+    documents: list = field(default_factory=list)
+    deadlines: list = field(default_factory=list)
+    appeal: object = None
+    appeal_documents: list = field(default_factory=list)
+    next_steps: str = ""
+    may_appeal: bool = False
+    appeal_last_day: object = None
+    # In force and unappealed by this party, yet barred (another party's appeal).
+    appeal_barred: bool = False
+
+
+def documents_for(access) -> list[IssuedDocument]:
+    """The issued documents of the case addressed to the party, newest first."""
+    out = []
+    docs = (
+        IssuedDocument.objects.filter(
+            case=access.case, status=IssuedDocument.Status.ISSUED
+        )
+        .select_related("content_type")
+        .order_by("-created_at", "-id")
+    )
+    for doc in docs:
+        try:
+            party = registry.party_of(doc.kind, doc.source)
+        except Exception:  # a kind no app registered: not the party's
+            continue
+        if party is not None and party.pk == access.party_id:
+            out.append(doc)
+    return out
+
+
+def document_for(access, pk: int) -> IssuedDocument | None:
+    return next((d for d in documents_for(access) if d.pk == pk), None)
+
+
+def _concerning_the_party(qs):
+    """Deadlines the party must meet, or that run for them (the appeal period)."""
+    return qs.filter(responsible=Deadline.Responsible.DISCHARGER).order_by(
+        "due_date", "id"
+    )
+
+
+def notices_for(access) -> list[NoticeView]:
+    from enforcement.models import AppealStatus, NoticeOfViolation, NoticeStatus
+
+    notices = (
+        NoticeOfViolation.objects.filter(case=access.case, recipient=access.party)
+        .exclude(status=NoticeStatus.DRAFT)
+        .prefetch_related("requirements")
+        .order_by("issued_on", "id")
+    )
+    docs = documents_for(access)
+    rows = []
+    for notice in notices:
+        row = NoticeView(notice=notice)
+        row.documents = [
+            d
+            for d in docs
+            if d.content_type.model == "noticeofviolation" and d.object_id == notice.pk
+        ]
+        row.deadlines = list(_concerning_the_party(notice.deadlines()))
+        row.appeal = (
+            notice.appeals.filter(appellant=access.party)
+            .exclude(status=AppealStatus.WITHDRAWN)
+            .first()
+        )
+        if row.appeal is not None:
+            row.appeal_documents = [
+                d
+                for d in docs
+                if d.content_type.model == "appeal" and d.object_id == row.appeal.pk
+            ]
+        row.may_appeal = notice.can_be_appealed()
+        if row.may_appeal:
+            from enforcement.services.appeals import appeal_due_date
+
+            row.appeal_last_day = appeal_due_date(notice)
+        else:
+            from enforcement.models.notices import APPEALABLE
+
+            row.appeal_barred = row.appeal is None and notice.status in APPEALABLE
+        row.next_steps = next_steps(notice, row)
+        rows.append(row)
+    return rows
+
+
+def next_steps(notice, row: NoticeView) -> str:
+    """What happens if nothing is done, in plain words (§§ 132-13 B, 132-14,
+    132-15)."""
+    from enforcement.models import NoticeStatus
+
+    if notice.status == NoticeStatus.COMPLIED:
+        return (
+            "The office has recorded that this notice was complied with. Nothing "
+            "more is required by it."
+        )
+    if notice.status == NoticeStatus.WITHDRAWN:
+        return "This notice was withdrawn. Nothing is required by it."
+    if notice.status == NoticeStatus.SUPERSEDED:
+        return "This notice was replaced by a corrected one; follow the newer notice."
+    if (
+        row.appeal is not None
+        and row.appeal.decision
+        and notice.status
+        in (
+            NoticeStatus.ISSUED,
+            NoticeStatus.NOT_COMPLIED,
+        )
+    ):
+        return cited(
+            "R-COR-1",
+            "The Board of Trustees decided your appeal (see its decision). If the "
+            "SMO's determination was upheld, the work must be done within five "
+            "business days of the decision; otherwise the Stormwater Management "
+            "Officer may ask your permission to enter and do it, at your cost "
+            "({section}).",
+        )
+    if row.appeal is not None and not row.appeal.decision:
+        return (
+            "Your appeal is before the Board of Trustees. The Board hears it and "
+            "decides; the decision is filed with the village clerk and mailed to "
+            "you by certified mail."
+        )
+    return (
+        cited(
+            "R-COR-1",
+            "If the work the notice requires is not done by its date, the Stormwater "
+            "Management Officer may ask your permission to enter the premises and do "
+            "it, at your cost ({section}); ",
+        )
+        + cited(
+            "R-COR-2",
+            "where access is refused, the officer may seek a court order ({section}). ",
+        )
+        + cited(
+            "R-PEN-4",
+            "Each week the violation continues counts as a separate violation, with "
+            "its own penalty ({section}).",
+        )
+    )
+
+
+def contact_requests_of(access):
+    """The party's requests to change its contact details on the case, newest
+    first (whichever of its codes sent them)."""
+    from .models import ContactChangeRequest
+
+    return ContactChangeRequest.objects.filter(
+        access__case_id=access.case_id, access__party_id=access.party_id
+    ).select_related("access")
+
+
+@dataclass
+class PartyAccessRow:
+    party: object
+    live: object = None
+    earlier: list = field(default_factory=list)
+    contact_requests: list = field(default_factory=list)
+
+
+def staff_panel(case) -> list[PartyAccessRow]:
+    """Per party of the case: the live code (issued / used) and earlier ones
+    (revoked), for the case page."""
+    from enforcement.services.notices import case_recipients
+
+    from .models import ContactChangeRequest, ContactChangeStatus, PortalAccess
+
+    accesses = list(
+        PortalAccess.objects.filter(case=case).select_related("party", "issued_by")
+    )
+    pending = list(
+        ContactChangeRequest.objects.filter(
+            access__case=case, status=ContactChangeStatus.PENDING
+        ).select_related("access")
+    )
+    rows = []
+    for party in case_recipients(case):
+        mine = [a for a in accesses if a.party_id == party.pk]
+        rows.append(
+            PartyAccessRow(
+                party=party,
+                live=next((a for a in mine if a.is_live), None),
+                earlier=[a for a in mine if not a.is_live],
+                contact_requests=[r for r in pending if r.access.party_id == party.pk],
+            )
+        )
+    return rows

@@ -1,0 +1,316 @@
+"""Issuing, revoking and using access codes (issue 18). Every step is an entry
+of the case's chronology with the time and, for the respondent's own steps,
+the address it came from."""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from ..roles import Role, require_role
+from ..timeline import record_event
+from ..workflow import Refused
+from . import codes
+from .models import PortalAccess
+
+log = logging.getLogger("poquott.portal")
+
+
+def live_access(case, party) -> PortalAccess | None:
+    return PortalAccess.objects.filter(
+        case=case, party=party, revoked_at__isnull=True
+    ).first()
+
+
+def _create(case, party, actor, why: str) -> PortalAccess:
+    for _ in range(5):  # a clash of random codes is all but impossible; retry
+        try:
+            with transaction.atomic():
+                access = PortalAccess.objects.create(
+                    case=case,
+                    party=party,
+                    code=codes.new_code(),
+                    issued_by=actor
+                    if getattr(actor, "is_authenticated", False)
+                    else None,
+                )
+        except IntegrityError:
+            if live_access(case, party) is not None:
+                raise
+            continue
+        record_event(
+            case=case,
+            actor=actor,
+            kind="portal",
+            summary=f"Access code ending …{access.code[-4:]} of the respondent's page "
+            f"issued to {party.name} ({why})",
+            subject=access,
+        )
+        return access
+    raise RuntimeError("could not draw a new access code")
+
+
+@transaction.atomic
+def code_for_document(*, case, party, actor) -> PortalAccess:
+    """The party's live code on the case, issued now if it has none: what a
+    document addressed to the party prints. Who: whoever may issue the document."""
+    access = live_access(case, party)
+    if access is not None:
+        return access
+    return _create(case, party, actor, "printed on a document")
+
+
+@transaction.atomic
+def portal_issue(*, case, party, actor, reason: str = "") -> PortalAccess:
+    """A new code for the party (the SMO): the live one, if any, is revoked with
+    `reason`. The next document addressed to the party prints the new one."""
+    require_role(actor, Role.SMO, doing="issue access codes")
+    from ..models import Party
+
+    if not _named_on(case, party):
+        raise Refused(f"{party.name} is not a party named on case {case.number}.")
+    Party.objects.select_for_update().get(pk=party.pk)  # one issuer at a time
+    old = live_access(case, party)
+    if old is not None:
+        _revoke(old, actor, reason or "replaced by a new code")
+    return _create(case, party, actor, "a new code" if old else "issued by the SMO")
+
+
+@transaction.atomic
+def portal_revoke(*, access, actor, reason: str) -> PortalAccess:
+    """Revoke a code (the SMO): it opens nothing any more, and a session opened
+    with it ends at its next page."""
+    require_role(actor, Role.SMO, doing="revoke access codes")
+    if not reason.strip():
+        raise Refused("Say why the code is revoked (it is kept on the case).")
+    access = PortalAccess.objects.select_for_update().get(pk=access.pk)
+    if access.revoked_at is not None:
+        raise Refused("This code was revoked already.")
+    _revoke(access, actor, reason)
+    return access
+
+
+def _revoke(access, actor, reason):
+    access.revoked_at = timezone.now()
+    access.revoked_by = actor
+    access.revoked_reason = reason.strip()
+    access.save(update_fields=["revoked_at", "revoked_by", "revoked_reason"])
+    record_event(
+        case=access.case,
+        actor=actor,
+        kind="portal",
+        summary=f"Access code ending …{access.code[-4:]} of {access.party.name} "
+        f"revoked: {access.revoked_reason}"[:300],
+        subject=access,
+    )
+
+
+def _named_on(case, party) -> bool:
+    from enforcement.services.notices import case_recipients
+
+    return case_recipients(case).filter(pk=party.pk).exists()
+
+
+@transaction.atomic
+def portal_open(*, code: str, address: str) -> PortalAccess | None:
+    """The live access the typed `code` opens, or None — the same None for no
+    such code, a revoked one or a malformed one (the caller says one thing)."""
+    code = codes.normalize(code)
+    if not codes.is_well_formed(code):
+        return None
+    access = (
+        PortalAccess.objects.select_for_update()
+        .select_related("case", "party")
+        .filter(code=code, revoked_at__isnull=True)
+        .first()
+    )
+    if access is None:
+        return None
+    now = timezone.now()
+    access.first_used_at = access.first_used_at or now
+    access.last_used_at = now
+    access.last_used_from = address or None
+    access.save(update_fields=["first_used_at", "last_used_at", "last_used_from"])
+    record_portal_event(access, address, "opened the respondent's page with the code")
+    return access
+
+
+def record_portal_event(access, address: str, what: str, *, subject=None, detail=""):
+    """One entry of the case's chronology for a respondent's own step, with the
+    address it came from (the time is the entry's own)."""
+    return record_event(
+        case=access.case,
+        actor=None,
+        kind="portal",
+        summary=f"{access.party.name} {what} (from {address or 'an unknown address'})"[
+            :300
+        ],
+        detail=detail,
+        subject=subject or access,
+    )
+
+
+def log_wrong_code(code: str, address: str) -> None:
+    """A wrong code in the log: the address and the first characters only."""
+    log.warning(
+        "wrong access code on the respondent's page from %s (starting %r)",
+        address,
+        codes.prefix_of(codes.normalize(code)),
+    )
+
+
+# --- the respondent's contact details: a request the SMO confirms -------------
+
+
+@transaction.atomic
+def contact_request_submit(
+    *, access, address: str, mailing_address="", email="", phone=""
+):
+    """New contact details from the respondent's page, kept as a request:
+    notices go to the address of record until the SMO confirms the change.
+    Raises ValidationError when nothing is given or the e-mail is not one."""
+    from django.core.exceptions import ValidationError
+    from django.core.validators import validate_email
+
+    from .models import ContactChangeRequest
+
+    values = {
+        "mailing_address": (mailing_address or "").strip()[:1000],
+        "email": (email or "").strip()[:254],
+        "phone": (phone or "").strip()[:40],
+    }
+    if not any(values.values()):
+        raise ValidationError(
+            "Give at least one new detail: address, e-mail or telephone."
+        )
+    if values["email"]:
+        try:
+            validate_email(values["email"])
+        except ValidationError:
+            raise ValidationError({"email": "That is not an e-mail address."}) from None
+    request = ContactChangeRequest.objects.create(
+        access=access, submitted_from=address or None, **values
+    )
+    record_portal_event(
+        access,
+        address,
+        "asked to change their contact details (for the SMO to confirm)",
+        subject=request,
+        detail="\n".join(
+            f"{k.replace('_', ' ')}: {v}" for k, v in request.changes().items()
+        ),
+    )
+    return request
+
+
+@transaction.atomic
+def contact_request_confirm(*, request, actor):
+    """The SMO confirms: the party's details change (cases.services
+    party_update_details, with the party's history), the request is closed."""
+    from ..services import party_update_details
+    from .models import ContactChangeRequest, ContactChangeStatus
+
+    require_role(actor, Role.SMO, doing="confirm contact details")
+    request = ContactChangeRequest.objects.select_for_update().get(pk=request.pk)
+    if request.status != ContactChangeStatus.PENDING:
+        raise Refused("This request was dealt with already.")
+    party_update_details(
+        case=request.access.case,
+        party=request.access.party,
+        actor=actor,
+        **request.changes(),
+    )
+    request.status = ContactChangeStatus.CONFIRMED
+    request.decided_by, request.decided_at = actor, timezone.now()
+    request.save(update_fields=["status", "decided_by", "decided_at"])
+    return request
+
+
+@transaction.atomic
+def contact_request_decline(*, request, actor, reason: str):
+    from .models import ContactChangeRequest, ContactChangeStatus
+
+    require_role(actor, Role.SMO, doing="decline contact details")
+    if not (reason or "").strip():
+        raise Refused("Say why the change is declined; the respondent reads it.")
+    request = ContactChangeRequest.objects.select_for_update().get(pk=request.pk)
+    if request.status != ContactChangeStatus.PENDING:
+        raise Refused("This request was dealt with already.")
+    request.status = ContactChangeStatus.DECLINED
+    request.decided_by, request.decided_at = actor, timezone.now()
+    request.reason = reason.strip()
+    request.save(update_fields=["status", "decided_by", "decided_at", "reason"])
+    record_event(
+        case=request.access.case,
+        actor=actor,
+        kind="portal",
+        summary=f"Change of contact details asked by {request.access.party.name} "
+        f"declined: {request.reason}"[:300],
+        subject=request,
+    )
+    return request
+
+
+# --- e-mail reminders of the party's own dates ---------------------------------
+
+
+@transaction.atomic
+def reminders_set(*, access, address: str, email: str) -> PortalAccess:
+    """Turn the party's e-mail reminders on (an address) or off (blank). The
+    deadline sweep (cases.deadlines.reminders) sends them, once per deadline and
+    step of REMINDER_BUSINESS_DAYS_BEFORE, through the outbox."""
+    from django.core.exceptions import ValidationError
+    from django.core.validators import validate_email
+
+    email = (email or "").strip()
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise ValidationError({"email": "That is not an e-mail address."}) from None
+    access = PortalAccess.objects.select_for_update().get(pk=access.pk)
+    access.reminder_email = email
+    access.reminders_since = timezone.now() if email else None
+    access.save(update_fields=["reminder_email", "reminders_since"])
+    record_portal_event(
+        access,
+        address,
+        f"asked for e-mail reminders of their dates at {email}"
+        if email
+        else "turned off e-mail reminders of their dates",
+    )
+    return access
+
+
+def reminder_email_for(deadline) -> str:
+    """The e-mail the party asked reminders at, for a deadline of their own on a
+    notice addressed to them ("" when none)."""
+    from django.contrib.contenttypes.models import ContentType
+
+    if deadline.content_type_id is None or not deadline.case_id:
+        return ""
+    from enforcement.models import NoticeOfViolation
+
+    if (
+        deadline.content_type_id
+        != ContentType.objects.get_for_model(NoticeOfViolation).pk
+    ):
+        return ""
+    party_id = (
+        NoticeOfViolation.objects.filter(pk=deadline.object_id)
+        .values_list("recipient_id", flat=True)
+        .first()
+    )
+    if party_id is None:
+        return ""
+    return (
+        PortalAccess.objects.filter(
+            case_id=deadline.case_id, party_id=party_id, revoked_at__isnull=True
+        )
+        .exclude(reminder_email="")
+        .values_list("reminder_email", flat=True)
+        .first()
+        or ""
+    )
