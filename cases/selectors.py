@@ -180,6 +180,7 @@ def _work_queues(user, data) -> dict:
     if data["is_smo"]:
         out["failed_messages"] = failed_messages(limit=OUTBOX_ON_DASHBOARD)
         out["pending_messages"] = pending_messages(limit=OUTBOX_ON_DASHBOARD)
+        out.update(_from_respondents())
     if data["is_clerk"]:
         out["clerk"] = work_queues.clerk_queue(user)
     if data["is_attorney"]:
@@ -190,6 +191,27 @@ def _work_queues(user, data) -> dict:
 
 
 OUTBOX_ON_DASHBOARD = 5
+RESPONDENT_ROWS_ON_DASHBOARD = 10
+
+
+def _from_respondents() -> dict:
+    """What respondents sent from their pages for the SMO to deal with: proofs
+    of correction to review and contact details to confirm, oldest first."""
+    from .portal.corrections import waiting_review
+    from .portal.models import ContactChangeRequest, ContactChangeStatus
+
+    proofs = waiting_review()
+    changes = (
+        ContactChangeRequest.objects.filter(status=ContactChangeStatus.PENDING)
+        .select_related("access__party", "access__case")
+        .order_by("submitted_at", "id")
+    )
+    return {
+        "proofs_waiting": list(proofs[:RESPONDENT_ROWS_ON_DASHBOARD]),
+        "proofs_waiting_count": proofs.count(),
+        "contact_changes_waiting": list(changes[:RESPONDENT_ROWS_ON_DASHBOARD]),
+        "contact_changes_waiting_count": changes.count(),
+    }
 
 
 # --- the case list ------------------------------------------------------------------

@@ -191,3 +191,50 @@ def sha256_of(upload) -> str:
         digest.update(chunk)
     upload.seek(0)
     return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class ProcessedDocument:
+    original: ContentFile  # the bytes as sent (private; served to staff only)
+    original_sha256: str
+    original_name: str
+
+
+def process_pdf_upload(upload) -> ProcessedDocument:
+    """Check one uploaded PDF by its first bytes (never its name) and the same
+    size limit as a photo. It is kept as sent, privately, and only ever served
+    to staff as a download."""
+    data = _read(upload)
+    name = _name(upload)
+    if not data.lstrip()[:5] == b"%PDF-":
+        raise ValidationError(
+            "“%(name)s” is not a PDF.",
+            code="not_a_document",
+            params={"name": name},
+        )
+    return ProcessedDocument(
+        original=ContentFile(data, name=f"{uuid.uuid4().hex}.pdf"),
+        original_sha256=hashlib.sha256(data).hexdigest(),
+        original_name=name,
+    )
+
+
+def process_photo_or_pdf(upload) -> ProcessedImage | ProcessedDocument:
+    """A photo (decoded, re-encoded without metadata) or a PDF (checked by its
+    first bytes), whichever the bytes say it is."""
+    upload.seek(0)
+    head = upload.read(1024)
+    upload.seek(0)
+    if head.lstrip()[:5] == b"%PDF-":
+        return process_pdf_upload(upload)
+    try:
+        return process_image_upload(upload)
+    except ValidationError as exc:
+        if exc.code != "not_an_image":
+            raise
+        raise ValidationError(
+            "“%(name)s” is neither a photo we can read (JPEG, PNG, WebP or GIF) "
+            "nor a PDF.",
+            code="not_a_document",
+            params={"name": _name(upload)},
+        ) from exc

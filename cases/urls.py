@@ -63,4 +63,14 @@ urlpatterns = [
         portal_staff.contact_decide,
         name="portal_contact_decide",
     ),
+    path(
+        "cases/<str:number>/portal/proof/<int:pk>/<slug:decision>/",
+        portal_staff.correction_decide,
+        name="portal_correction_decide",
+    ),
+    path(
+        "portal-files/<int:pk>/<slug:which>/",
+        portal_staff.correction_file,
+        name="portal_correction_file",
+    ),
 ]

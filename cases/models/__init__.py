@@ -1,5 +1,10 @@
 from ..annual.models import AnnualReport, AnnualReportComment, AnnualReportStatus
-from ..portal.models import ContactChangeRequest, PortalAccess
+from ..portal.models import (
+    ContactChangeRequest,
+    CorrectionFile,
+    CorrectionSubmission,
+    PortalAccess,
+)
 from .case import (
     CLOSED_STATUSES,
     Case,
@@ -55,6 +60,8 @@ __all__ = [
     "Party",
     "PollutantCategory",
     "PortalAccess",
+    "CorrectionFile",
+    "CorrectionSubmission",
     "Premises",
     "Reminder",
     "Report",

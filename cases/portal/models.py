@@ -126,3 +126,87 @@ class ContactChangeRequest(models.Model):
             for name in ("mailing_address", "email", "phone")
             if getattr(self, name).strip()
         }
+
+
+class CorrectionStatus(models.TextChoices):
+    PENDING = "pending", "Waiting for the SMO's review"
+    ACCEPTED = "accepted", "Accepted"
+    REJECTED = "rejected", "Not accepted"
+
+
+class CorrectionSubmission(models.Model):
+    """Proof that the work a notice requires is done, sent from the respondent's
+    page: a short statement and photos or documents. The SMO accepts it (and may
+    record the notice complied, through the notice's state machine) or rejects
+    it with a reason the respondent reads."""
+
+    access = models.ForeignKey(
+        PortalAccess, on_delete=models.PROTECT, related_name="corrections"
+    )
+    notice = models.ForeignKey(
+        "enforcement.NoticeOfViolation",
+        on_delete=models.PROTECT,
+        related_name="correction_submissions",
+    )
+    statement = models.TextField(blank=True)
+    submitted_at = models.DateTimeField(default=timezone.now)
+    submitted_from = models.GenericIPAddressField(null=True, blank=True)
+    status = models.CharField(
+        max_length=10,
+        choices=CorrectionStatus.choices,
+        default=CorrectionStatus.PENDING,
+        db_index=True,
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-submitted_at", "-id"]
+        verbose_name = "proof of correction"
+        verbose_name_plural = "proofs of correction"
+
+    def __str__(self):
+        return f"Proof of correction {self.pk} of NOV-{self.notice_id}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("cases:detail", args=[self.access.case.number]) + "#portal-h"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status == CorrectionStatus.PENDING
+
+
+class CorrectionFile(models.Model):
+    """One photo or document of a proof of correction. A photo is decoded and
+    re-encoded with no metadata for viewing (cases.uploads, as on the resident
+    form); the bytes as sent are kept privately with their SHA-256. A PDF is
+    kept as sent and served to staff only as a download."""
+
+    submission = models.ForeignKey(
+        CorrectionSubmission, on_delete=models.PROTECT, related_name="files"
+    )
+    original = models.FileField(upload_to="private/correction-originals/")
+    original_sha256 = models.CharField(max_length=64)
+    original_name = models.CharField(max_length=200)
+    content_type = models.CharField(max_length=100)
+    size = models.PositiveIntegerField()
+    display = models.ImageField(upload_to="private/correction-display/", blank=True)
+    width = models.PositiveIntegerField(null=True, blank=True)
+    height = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self):
+        return self.original_name
+
+    @property
+    def is_photo(self) -> bool:
+        return bool(self.display)

@@ -22,6 +22,10 @@ class NoticeView:
     appeal_last_day: object = None
     # In force and unappealed by this party, yet barred (another party's appeal).
     appeal_barred: bool = False
+    # Proof of correction: what the party sent on this notice, and whether the
+    # notice still requires its work (so that proof may be sent).
+    corrections: list = field(default_factory=list)
+    may_send_proof: bool = False
 
 
 def documents_for(access) -> list[IssuedDocument]:
@@ -64,10 +68,17 @@ def notices_for(access) -> list[NoticeView]:
         .prefetch_related("requirements")
         .order_by("issued_on", "id")
     )
+    from enforcement.models.notices import CORRECTABLE
+
+    from .corrections import corrections_of
+
     docs = documents_for(access)
+    sent = list(corrections_of(access))
     rows = []
     for notice in notices:
         row = NoticeView(notice=notice)
+        row.corrections = [c for c in sent if c.notice_id == notice.pk]
+        row.may_send_proof = notice.status in CORRECTABLE
         row.documents = [
             d
             for d in docs
@@ -171,6 +182,7 @@ class PartyAccessRow:
     live: object = None
     earlier: list = field(default_factory=list)
     contact_requests: list = field(default_factory=list)
+    corrections: list = field(default_factory=list)  # proofs sent, waiting first
 
 
 def staff_panel(case) -> list[PartyAccessRow]:
@@ -188,6 +200,14 @@ def staff_panel(case) -> list[PartyAccessRow]:
             access__case=case, status=ContactChangeStatus.PENDING
         ).select_related("access")
     )
+    from .models import CorrectionSubmission
+
+    sent = sorted(
+        CorrectionSubmission.objects.filter(access__case=case)
+        .select_related("access", "notice", "decided_by")
+        .prefetch_related("files"),
+        key=lambda c: (not c.is_pending, c.submitted_at),
+    )
     rows = []
     for party in case_recipients(case):
         mine = [a for a in accesses if a.party_id == party.pk]
@@ -197,6 +217,7 @@ def staff_panel(case) -> list[PartyAccessRow]:
                 live=next((a for a in mine if a.is_live), None),
                 earlier=[a for a in mine if not a.is_live],
                 contact_requests=[r for r in pending if r.access.party_id == party.pk],
+                corrections=[c for c in sent if c.access.party_id == party.pk],
             )
         )
     return rows

@@ -103,3 +103,89 @@ def contact_decide(request, number, pk, decision):
     else:
         messages.success(request, words)
     return _back(case)
+
+
+@login_required
+@require_POST
+def correction_decide(request, number, pk, decision):
+    """Accept (optionally recording the notice complied, through its state
+    machine) or reject (with a reason the respondent reads) a proof of
+    correction sent from the respondent's page."""
+    from django.utils.dateparse import parse_date
+
+    from . import corrections
+    from .models import CorrectionSubmission
+
+    case = get_object_or_404(Case, number=number)
+    submission = get_object_or_404(CorrectionSubmission, pk=pk, access__case=case)
+    party = submission.access.party.name
+    try:
+        if decision == "accept":
+            record = bool(request.POST.get("record_compliance"))
+            typed = request.POST.get("complied_on", "").strip()
+            try:
+                complied_on = parse_date(typed) if typed else None
+            except ValueError:
+                complied_on = None
+            if record and typed and complied_on is None:
+                raise ValidationError("The date complied is not a date (YYYY-MM-DD).")
+            corrections.correction_accept(
+                submission=submission,
+                actor=request.user,
+                record_compliance=record,
+                complied_on=complied_on,
+            )
+            words = f"The proof sent by {party} is accepted" + (
+                f"; notice NOV-{submission.notice_id} is recorded complied."
+                if record
+                else f". Record notice NOV-{submission.notice_id} complied from its "
+                "page when the work is verified."
+            )
+        elif decision == "reject":
+            corrections.correction_reject(
+                submission=submission,
+                actor=request.user,
+                reason=request.POST.get("reason", ""),
+            )
+            words = (
+                f"The proof sent by {party} is not accepted; their page shows your "
+                "reason, and the notice's dates run on."
+            )
+        else:
+            raise Refused("No such decision.")
+    except Refused as exc:
+        messages.error(request, str(exc))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, words)
+    return _back(case)
+
+
+@login_required
+def correction_file(request, pk, which):
+    """A file of a proof of correction, for staff who may read cases: a photo's
+    re-encoded copy (no metadata) shown inline, a PDF as a download."""
+    from django.http import FileResponse, Http404
+
+    from ..roles import CASE_READERS, has_role
+    from .models import CorrectionFile
+
+    if not has_role(request.user, *CASE_READERS):
+        raise Http404("No such file")
+    stored = get_object_or_404(CorrectionFile, pk=pk)
+    if which == "display" and stored.is_photo:
+        response = FileResponse(stored.display.open("rb"), content_type="image/jpeg")
+    elif which == "original":
+        response = FileResponse(
+            stored.original.open("rb"),
+            as_attachment=True,
+            filename=stored.original_name,
+            content_type="application/octet-stream"
+            if stored.is_photo
+            else "application/pdf",
+        )
+    else:
+        raise Http404("No such file")
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from ..documents import services as document_services
 from ..throttle import client_ip
+from ..uploads import MAX_FILES
 from . import selectors, services, throttle
 from .session import close_session, current_access, open_session, respondent_required
 
@@ -148,3 +149,57 @@ def reminders(request):
             else "E-mail reminders are off.",
         )
     return redirect("portal:home")
+
+
+@never_cache
+@respondent_required
+@require_http_methods(["GET", "POST"])
+def correction(request, notice_pk):
+    """Proof that the work a notice requires is done: a statement with photos
+    or PDFs, for the SMO to accept or reject (cases.portal.corrections)."""
+    from django.core.exceptions import ValidationError
+
+    from ..workflow import Refused
+    from . import corrections
+
+    access = request.portal
+    notice = corrections.correctable_notice(access, notice_pk)
+    if notice is None:
+        raise Http404("No notice of yours that requires work")
+    statement = request.POST.get("statement", "")
+    errors = {}
+    if request.method == "POST":
+        try:
+            corrections.correction_submit(
+                access=access,
+                notice=notice,
+                statement=statement,
+                uploads=request.FILES.getlist("files"),
+                address=client_ip(request),
+            )
+        except ValidationError as exc:
+            errors = (
+                exc.message_dict if hasattr(exc, "error_dict") else {"": exc.messages}
+            )
+        except Refused as exc:
+            errors = {"": [str(exc)]}
+        else:
+            messages.success(
+                request,
+                "Thank you: your proof is sent to the Stormwater Management Officer, "
+                "who reviews it. This page shows the outcome. Until the notice is "
+                "recorded complied, its dates still run.",
+            )
+            return redirect("portal:home")
+    return render(
+        request,
+        "portal/correction_form.html",
+        {
+            "access": access,
+            "notice": notice,
+            "statement": statement,
+            "errors": errors,
+            "max_files": MAX_FILES,
+        },
+        status=400 if errors else 200,
+    )

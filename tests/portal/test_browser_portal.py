@@ -8,12 +8,17 @@ import io
 
 import pytest
 from django.utils import timezone
+from PIL import Image
 from pypdf import PdfReader
 
 from cases.documents.contracts import DocumentKind
 from cases.documents.selectors import latest_document
 from cases.documents.services import document_render
+from cases.humanize import human_date, human_datetime
+from enforcement.models import Appeal
 from enforcement.services import notices as notice_svc
+from enforcement.services.appeals import hearing_by
+from tests.conftest import browser_sign_in
 from tests.enforcement.conftest import draft
 from tests.enforcement.test_browser_remedies import confirmed_case
 from tests.test_browser_axe import axe_violations, readable
@@ -103,3 +108,77 @@ def test_the_respondent_opens_their_page_from_the_paper_with_the_keyboard(
     page.keyboard.press("Enter")
     page.wait_for_selector("#code")
     assert "You have left your case page" in page.get_by_role("main").inner_text()
+
+
+def test_the_respondent_sends_proof_and_appeals_and_the_office_sees_both(
+    browser_page, live_server, settings, smo_user, clerk_user, tmp_path
+):
+    """At phone size: the code read off the paper, a photo sent as proof, an
+    appeal filed; the clerk finds it in the appeals list, filed online, with the
+    day received and the R-APL-2 hearing-by date; the SMO finds the proof on the
+    dashboard and accepts it; the respondent's page says so."""
+    settings.SITE_URL = live_server.url
+    notice, text = _notice_pdf_text(smo_user)
+    after = text.split("go to ", 1)[1]
+    address = after.split(" ", 1)[0]
+    code = after.split("access code ", 1)[1].split(" ", 1)[0].rstrip(".")
+    photo = tmp_path / "drain-now.jpg"
+    Image.new("RGB", (320, 240), "gray").save(photo, format="JPEG")
+
+    page = browser_page
+    page.set_viewport_size(SIZES["phone"])
+    page.goto(address)
+    page.get_by_label("Access code").fill(code)
+    page.get_by_role("button", name="Open my case page").click()
+    page.get_by_role("link", name="Send proof the work is done").click()
+    _no_axe_violations(page, "the proof form")
+    page.get_by_label("What was done, and when").fill(
+        "The hose to the storm drain was removed yesterday."
+    )
+    page.get_by_label("Photos or PDF documents").set_input_files(str(photo))
+    page.get_by_role("button", name="Send the proof").click()
+    main = page.get_by_role("main")
+    assert "your proof is sent" in main.inner_text()
+    assert "with 1 file: Waiting for the SMO's review" in main.inner_text()
+
+    page.get_by_role("link", name="Appeal to the Board of Trustees").click()
+    _no_axe_violations(page, "the appeal form")
+    page.get_by_label("Why you appeal (the grounds)").fill(
+        "The water was from a burst garden hose, not a connection."
+    )
+    page.get_by_label("I appeal notice").check()
+    page.get_by_role("button", name="File the appeal").click()
+    page.wait_for_selector("#appeal-receipt-number")
+    _no_axe_violations(page, "the appeal receipt")
+    appeal = Appeal.objects.get(notice=notice)
+    assert appeal.receipt_number in page.get_by_role("main").inner_text()
+
+    # The clerk, from the navigation: the appeal, filed online, its dates.
+    clerk = page.context.browser.new_context(base_url=live_server.url)
+    office = clerk.new_page()
+    browser_sign_in(office, clerk_user.username)
+    office.get_by_role("link", name="Appeals", exact=True).first.click()
+    row = office.locator("li", has=office.get_by_test_id("filed-online")).first
+    words = " ".join(row.inner_text().split())
+    assert f"Appeal {appeal.pk}" in words
+    assert f"received {human_datetime(appeal.received_at)}" in words
+    assert f"hear by {human_date(hearing_by(appeal))}" in words
+    clerk.close()
+
+    # The SMO, from the dashboard: the proof, accepted.
+    smo = page.context.browser.new_context(base_url=live_server.url)
+    office = smo.new_page()
+    browser_sign_in(office, smo_user.username)
+    office.get_by_role("link", name=f"Review the proof: NOV-{notice.pk}").click()
+    review = office.get_by_test_id("portal-correction-review")
+    found = axe_violations(office)
+    assert not found, readable("the case page with a proof to review", found)
+    assert "The hose to the storm drain was removed yesterday." in review.inner_text()
+    assert review.get_by_role("img").count() == 1
+    review.get_by_label(f"and record NOV-{notice.pk} complied on").uncheck()
+    review.get_by_role("button", name="Accept the proof").click()
+    assert "is accepted" in office.get_by_role("main").inner_text()
+    smo.close()
+
+    page.get_by_role("link", name="Back to my case page").click()
+    assert "with 1 file: Accepted" in page.get_by_role("main").inner_text()
