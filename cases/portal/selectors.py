@@ -183,6 +183,7 @@ class PartyAccessRow:
     earlier: list = field(default_factory=list)
     contact_requests: list = field(default_factory=list)
     corrections: list = field(default_factory=list)  # proofs sent, waiting first
+    online_appeals: list = field(default_factory=list)
 
 
 def staff_panel(case) -> list[PartyAccessRow]:
@@ -208,6 +209,13 @@ def staff_panel(case) -> list[PartyAccessRow]:
         .prefetch_related("files"),
         key=lambda c: (not c.is_pending, c.submitted_at),
     )
+    from enforcement.models import Appeal
+
+    online = list(
+        Appeal.objects.filter(notice__case=case, filed_online=True).order_by(
+            "received_at", "id"
+        )
+    )
     rows = []
     for party in case_recipients(case):
         mine = [a for a in accesses if a.party_id == party.pk]
@@ -218,6 +226,7 @@ def staff_panel(case) -> list[PartyAccessRow]:
                 earlier=[a for a in mine if not a.is_live],
                 contact_requests=[r for r in pending if r.access.party_id == party.pk],
                 corrections=[c for c in sent if c.access.party_id == party.pk],
+                online_appeals=[a for a in online if a.appellant_id == party.pk],
             )
         )
     return rows

@@ -155,6 +155,13 @@ def test_the_clerk_sees_the_appeal_came_in_online_with_its_hearing_by_date(
     assert "hose.jpg" in detail
     document = AppealDocument.objects.get(appeal=appeal)
     assert document.uploaded_by is None and len(document.sha256) == 64
+    case_page = visible_text(
+        client_as("smo").get(reverse("cases:detail", args=[appeal.case.number]))
+    )
+    assert (
+        f"Appeal {appeal.pk} of NOV-{issued_notice.pk} filed online, received "
+        f"{human_datetime(appeal.received_at)} (receipt {appeal.receipt_number})"
+    ) in case_page
 
 
 def test_a_second_appeal_is_refused_in_words_and_nothing_is_recorded(
