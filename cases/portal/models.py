@@ -78,31 +78,13 @@ class PortalAccess(models.Model):
         return "used" if self.first_used_at else "issued"
 
 
-class ContactChangeStatus(models.TextChoices):
-    PENDING = "pending", "Waiting for the SMO"
-    CONFIRMED = "confirmed", "Confirmed: the address of record is changed"
-    DECLINED = "declined", "Declined"
+class SentFromThePage(models.Model):
+    """What a respondent sends from their page for the SMO to decide on: when
+    and from which address it came, who decided, when, and the reason given
+    (which the respondent reads)."""
 
-
-class ContactChangeRequest(models.Model):
-    """New contact details sent from the respondent's page. Notices must go to
-    the address of record, so nothing changes until the SMO confirms; then the
-    party's details change through the one service that changes them."""
-
-    access = models.ForeignKey(
-        PortalAccess, on_delete=models.PROTECT, related_name="contact_requests"
-    )
-    mailing_address = models.TextField(blank=True)
-    email = models.EmailField(blank=True)
-    phone = models.CharField(max_length=40, blank=True)
     submitted_at = models.DateTimeField(default=timezone.now)
     submitted_from = models.GenericIPAddressField(null=True, blank=True)
-    status = models.CharField(
-        max_length=10,
-        choices=ContactChangeStatus.choices,
-        default=ContactChangeStatus.PENDING,
-        db_index=True,
-    )
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -114,7 +96,33 @@ class ContactChangeRequest(models.Model):
     reason = models.TextField(blank=True)
 
     class Meta:
+        abstract = True
         ordering = ["-submitted_at", "-id"]
+
+
+class ContactChangeStatus(models.TextChoices):
+    PENDING = "pending", "Waiting for the SMO"
+    CONFIRMED = "confirmed", "Confirmed: the address of record is changed"
+    DECLINED = "declined", "Declined"
+
+
+class ContactChangeRequest(SentFromThePage):
+    """New contact details sent from the respondent's page. Notices must go to
+    the address of record, so nothing changes until the SMO confirms; then the
+    party's details change through the one service that changes them."""
+
+    access = models.ForeignKey(
+        PortalAccess, on_delete=models.PROTECT, related_name="contact_requests"
+    )
+    mailing_address = models.TextField(blank=True)
+    email = models.EmailField(blank=True)
+    phone = models.CharField(max_length=40, blank=True)
+    status = models.CharField(
+        max_length=10,
+        choices=ContactChangeStatus.choices,
+        default=ContactChangeStatus.PENDING,
+        db_index=True,
+    )
 
     def __str__(self):
         return f"Change of contact details {self.pk} of {self.access.party}"
@@ -134,7 +142,7 @@ class CorrectionStatus(models.TextChoices):
     REJECTED = "rejected", "Not accepted"
 
 
-class CorrectionSubmission(models.Model):
+class CorrectionSubmission(SentFromThePage):
     """Proof that the work a notice requires is done, sent from the respondent's
     page: a short statement and photos or documents. The SMO accepts it (and may
     record the notice complied, through the notice's state machine) or rejects
@@ -149,26 +157,14 @@ class CorrectionSubmission(models.Model):
         related_name="correction_submissions",
     )
     statement = models.TextField(blank=True)
-    submitted_at = models.DateTimeField(default=timezone.now)
-    submitted_from = models.GenericIPAddressField(null=True, blank=True)
     status = models.CharField(
         max_length=10,
         choices=CorrectionStatus.choices,
         default=CorrectionStatus.PENDING,
         db_index=True,
     )
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-    )
-    decided_at = models.DateTimeField(null=True, blank=True)
-    reason = models.TextField(blank=True)
 
-    class Meta:
-        ordering = ["-submitted_at", "-id"]
+    class Meta(SentFromThePage.Meta):
         verbose_name = "proof of correction"
         verbose_name_plural = "proofs of correction"
 

@@ -68,6 +68,23 @@ def revoke(request, number, pk):
     return _back(case)
 
 
+def _decide(request, case, decision, decisions):
+    """Run the SMO's `decision` (one of `decisions`: name → a call that returns
+    what it did in words) and say the outcome or the refusal; back to the case."""
+    call = decisions.get(decision)
+    try:
+        if call is None:
+            raise Refused("No such decision.")
+        words = call()
+    except Refused as exc:
+        messages.error(request, str(exc))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, words)
+    return _back(case)
+
+
 @login_required
 @require_POST
 def contact_decide(request, number, pk, decision):
@@ -77,32 +94,22 @@ def contact_decide(request, number, pk, decision):
 
     case = get_object_or_404(Case, number=number)
     change = get_object_or_404(ContactChangeRequest, pk=pk, access__case=case)
-    try:
-        if decision == "confirm":
-            services.contact_request_confirm(request=change, actor=request.user)
-            words = (
-                f"The contact details of {change.access.party.name} are changed as "
-                "they asked; the next letter goes to the new address."
-            )
-        elif decision == "decline":
-            services.contact_request_decline(
-                request=change,
-                actor=request.user,
-                reason=request.POST.get("reason", ""),
-            )
-            words = (
-                f"The change asked by {change.access.party.name} is declined; their "
-                "page shows your reason."
-            )
-        else:
-            raise Refused("No such decision.")
-    except Refused as exc:
-        messages.error(request, str(exc))
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-    else:
-        messages.success(request, words)
-    return _back(case)
+    party = change.access.party.name
+
+    def confirm():
+        services.contact_request_confirm(request=change, actor=request.user)
+        return (
+            f"The contact details of {party} are changed as they asked; the next "
+            "letter goes to the new address."
+        )
+
+    def decline():
+        services.contact_request_decline(
+            request=change, actor=request.user, reason=request.POST.get("reason", "")
+        )
+        return f"The change asked by {party} is declined; their page shows your reason."
+
+    return _decide(request, case, decision, {"confirm": confirm, "decline": decline})
 
 
 @login_required
@@ -118,48 +125,42 @@ def correction_decide(request, number, pk, decision):
 
     case = get_object_or_404(Case, number=number)
     submission = get_object_or_404(CorrectionSubmission, pk=pk, access__case=case)
-    party = submission.access.party.name
-    try:
-        if decision == "accept":
-            record = bool(request.POST.get("record_compliance"))
-            typed = request.POST.get("complied_on", "").strip()
-            try:
-                complied_on = parse_date(typed) if typed else None
-            except ValueError:
-                complied_on = None
-            if record and typed and complied_on is None:
-                raise ValidationError("The date complied is not a date (YYYY-MM-DD).")
-            corrections.correction_accept(
-                submission=submission,
-                actor=request.user,
-                record_compliance=record,
-                complied_on=complied_on,
-            )
-            words = f"The proof sent by {party} is accepted" + (
-                f"; notice NOV-{submission.notice_id} is recorded complied."
-                if record
-                else f". Record notice NOV-{submission.notice_id} complied from its "
-                "page when the work is verified."
-            )
-        elif decision == "reject":
-            corrections.correction_reject(
-                submission=submission,
-                actor=request.user,
-                reason=request.POST.get("reason", ""),
-            )
-            words = (
-                f"The proof sent by {party} is not accepted; their page shows your "
-                "reason, and the notice's dates run on."
-            )
-        else:
-            raise Refused("No such decision.")
-    except Refused as exc:
-        messages.error(request, str(exc))
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-    else:
-        messages.success(request, words)
-    return _back(case)
+    party, notice = submission.access.party.name, f"NOV-{submission.notice_id}"
+
+    def accept():
+        record = bool(request.POST.get("record_compliance"))
+        typed = request.POST.get("complied_on", "").strip()
+        try:
+            complied_on = parse_date(typed) if typed else None
+        except ValueError:
+            complied_on = None
+        if record and typed and complied_on is None:
+            raise ValidationError("The date complied is not a date (YYYY-MM-DD).")
+        corrections.correction_accept(
+            submission=submission,
+            actor=request.user,
+            record_compliance=record,
+            complied_on=complied_on,
+        )
+        if record:
+            return f"The proof sent by {party} is accepted; notice {notice} is recorded complied."
+        return (
+            f"The proof sent by {party} is accepted. Record notice {notice} complied "
+            "from its page when the work is verified."
+        )
+
+    def reject():
+        corrections.correction_reject(
+            submission=submission,
+            actor=request.user,
+            reason=request.POST.get("reason", ""),
+        )
+        return (
+            f"The proof sent by {party} is not accepted; their page shows your "
+            "reason, and the notice's dates run on."
+        )
+
+    return _decide(request, case, decision, {"accept": accept, "reject": reject})
 
 
 @login_required

@@ -228,3 +228,31 @@ def test_proof_files_are_for_staff_who_read_cases_only(
     assert client_as("no_role").get(url).status_code == 404
     assert client_as("clerk").get(url).status_code == 200
     assert client_as("smo").get(url).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "typed, words",
+    [
+        ("2026-13-45", "The date complied is not a date"),
+        ("2999-01-01", "The date cannot be in the future."),
+    ],
+)
+def test_a_bad_date_complied_keeps_the_proof_waiting_and_the_notice_issued(
+    owner_code, issued_notice, smo_user, typed, words
+):
+    send_proof(signed_in(owner_code), issued_notice)
+    submission = CorrectionSubmission.objects.get()
+    staff = Client()
+    staff.force_login(smo_user)
+    page = staff.post(
+        reverse(
+            "cases:portal_correction_decide",
+            args=[issued_notice.case.number, submission.pk, "accept"],
+        ),
+        {"record_compliance": "1", "complied_on": typed},
+        follow=True,
+    )
+    assert words in visible_text(page)
+    submission.refresh_from_db()
+    issued_notice.refresh_from_db()
+    assert submission.is_pending and issued_notice.status == NoticeStatus.ISSUED
