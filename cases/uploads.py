@@ -206,7 +206,7 @@ def process_pdf_upload(upload) -> ProcessedDocument:
     to staff as a download."""
     data = _read(upload)
     name = _name(upload)
-    if not data.lstrip()[:5] == b"%PDF-":
+    if data.lstrip()[:5] != b"%PDF-":
         raise ValidationError(
             "“%(name)s” is not a PDF.",
             code="not_a_document",

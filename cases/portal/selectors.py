@@ -61,6 +61,9 @@ def _concerning_the_party(qs):
 
 def notices_for(access) -> list[NoticeView]:
     from enforcement.models import AppealStatus, NoticeOfViolation, NoticeStatus
+    from enforcement.models.notices import CORRECTABLE
+
+    from .corrections import corrections_of
 
     notices = (
         NoticeOfViolation.objects.filter(case=access.case, recipient=access.party)
@@ -68,10 +71,6 @@ def notices_for(access) -> list[NoticeView]:
         .prefetch_related("requirements")
         .order_by("issued_on", "id")
     )
-    from enforcement.models.notices import CORRECTABLE
-
-    from .corrections import corrections_of
-
     docs = documents_for(access)
     sent = list(corrections_of(access))
     rows = []
@@ -189,9 +188,15 @@ class PartyAccessRow:
 def staff_panel(case) -> list[PartyAccessRow]:
     """Per party of the case: the live code (issued / used) and earlier ones
     (revoked), for the case page."""
+    from enforcement.models import Appeal
     from enforcement.services.notices import case_recipients
 
-    from .models import ContactChangeRequest, ContactChangeStatus, PortalAccess
+    from .models import (
+        ContactChangeRequest,
+        ContactChangeStatus,
+        CorrectionSubmission,
+        PortalAccess,
+    )
 
     accesses = list(
         PortalAccess.objects.filter(case=case).select_related("party", "issued_by")
@@ -201,16 +206,12 @@ def staff_panel(case) -> list[PartyAccessRow]:
             access__case=case, status=ContactChangeStatus.PENDING
         ).select_related("access")
     )
-    from .models import CorrectionSubmission
-
     sent = sorted(
         CorrectionSubmission.objects.filter(access__case=case)
         .select_related("access", "notice", "decided_by")
         .prefetch_related("files"),
         key=lambda c: (not c.is_pending, c.submitted_at),
     )
-    from enforcement.models import Appeal
-
     online = list(
         Appeal.objects.filter(notice__case=case, filed_online=True).order_by(
             "received_at", "id"
