@@ -178,8 +178,14 @@ def _work_queues(user, data) -> dict:
 
     out = {}
     if data["is_smo"]:
-        out["failed_messages"] = failed_messages(limit=OUTBOX_ON_DASHBOARD)
-        out["pending_messages"] = pending_messages(limit=OUTBOX_ON_DASHBOARD)
+        # The counts are already read (delivery_counts); an empty list costs no query.
+        counts = data["outbox_counts"]
+        out["failed_messages"] = (
+            failed_messages(limit=OUTBOX_ON_DASHBOARD) if counts["failed"] else []
+        )
+        out["pending_messages"] = (
+            pending_messages(limit=OUTBOX_ON_DASHBOARD) if counts["pending"] else []
+        )
         out.update(_from_respondents())
     if data["is_clerk"]:
         out["clerk"] = work_queues.clerk_queue(user)
@@ -206,12 +212,21 @@ def _from_respondents() -> dict:
         .select_related("access__party", "access__case")
         .order_by("submitted_at", "id")
     )
+    proof_rows, proof_count = _head_and_count(proofs, RESPONDENT_ROWS_ON_DASHBOARD)
+    change_rows, change_count = _head_and_count(changes, RESPONDENT_ROWS_ON_DASHBOARD)
     return {
-        "proofs_waiting": list(proofs[:RESPONDENT_ROWS_ON_DASHBOARD]),
-        "proofs_waiting_count": proofs.count(),
-        "contact_changes_waiting": list(changes[:RESPONDENT_ROWS_ON_DASHBOARD]),
-        "contact_changes_waiting_count": changes.count(),
+        "proofs_waiting": proof_rows,
+        "proofs_waiting_count": proof_count,
+        "contact_changes_waiting": change_rows,
+        "contact_changes_waiting_count": change_count,
     }
+
+
+def _head_and_count(qs: QuerySet, limit: int) -> tuple[list, int]:
+    """The first `limit` rows of `qs` and how many there are in all; the COUNT query
+    is made only when the head is full (a short head is the whole list)."""
+    rows = list(qs[:limit])
+    return rows, (len(rows) if len(rows) < limit else qs.count())
 
 
 # --- the case list ------------------------------------------------------------------

@@ -256,3 +256,24 @@ def test_a_bad_date_complied_keeps_the_proof_waiting_and_the_notice_issued(
     submission.refresh_from_db()
     issued_notice.refresh_from_db()
     assert submission.is_pending and issued_notice.status == NoticeStatus.ISSUED
+
+
+def test_the_dashboard_counts_every_proof_waiting_beyond_the_ten_it_lists(
+    owner_code, issued_notice, smo_user
+):
+    from cases.selectors import RESPONDENT_ROWS_ON_DASHBOARD
+
+    client = signed_in(owner_code)
+    send_proof(client, issued_notice)
+    first = CorrectionSubmission.objects.get()
+    for _ in range(RESPONDENT_ROWS_ON_DASHBOARD):  # ten more sent from the page
+        first.pk = None
+        first.save()
+    staff = Client()
+    staff.force_login(smo_user)
+    dashboard = visible_text(staff.get(reverse("cases:dashboard")))
+    waiting = RESPONDENT_ROWS_ON_DASHBOARD + 1
+    assert f"Proof of correction to review {waiting}" in dashboard
+    assert dashboard.count(f"Review the proof: NOV-{issued_notice.pk}") == (
+        RESPONDENT_ROWS_ON_DASHBOARD
+    )
