@@ -121,6 +121,30 @@ def sample_hearing_notice() -> HearingNoticeFacts:
     )
 
 
+def hearing_particulars(appeal) -> tuple[dt.date, str, str]:
+    """The hearing's day, time and place as the notice of hearing prints them."""
+    when = timezone.localtime(appeal.hearing_at)
+    return when.date(), clock(when), appeal.hearing_location
+
+
+def noticed_particulars(document) -> tuple[dt.date, str, str]:
+    """The day, time and place an issued notice of hearing gave (its frozen facts)."""
+    facts = document.facts
+    return (
+        dt.date.fromisoformat(facts["hearing_on"]),
+        facts["hearing_time"],
+        facts["hearing_place"],
+    )
+
+
+def notice_gives_another_hearing(appeal, document) -> bool:
+    """The hearing was moved after `document` (an issued notice of hearing) was
+    issued: the appellant must be sent a corrected notice (R-APL-2)."""
+    if appeal.hearing_at is None:
+        return False
+    return noticed_particulars(document) != hearing_particulars(appeal)
+
+
 def hearing_notice_number(appeal) -> str:
     return f"HRG-{appeal.pk}"
 
@@ -143,7 +167,7 @@ def hearing_notice_contract(appeal) -> HearingNoticeFacts:
             ["schedule the hearing (date, time and place) first"],
         )
     notice = appeal.notice
-    when = timezone.localtime(appeal.hearing_at)
+    day, time, place = hearing_particulars(appeal)
     return HearingNoticeFacts(
         case_number=notice.case.number,
         document_number=hearing_notice_number(appeal),
@@ -156,9 +180,9 @@ def hearing_notice_contract(appeal) -> HearingNoticeFacts:
         premises_address=_premises(notice.case),
         appeal_number=f"Appeal {appeal.pk}",
         appeal_filed_on=appeal.filed_on,
-        hearing_on=when.date(),
-        hearing_time=clock(when),
-        hearing_place=appeal.hearing_location,
+        hearing_on=day,
+        hearing_time=time,
+        hearing_place=place,
         hearing_by=hearing_by(appeal),
         copy_to=village_contact().name,
         change_request=change_request_text(),

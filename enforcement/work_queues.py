@@ -87,7 +87,7 @@ def _attach_hearing_notices(appeals) -> None:
             kind=DocumentKind.HEARING_NOTICE,
         )
         .exclude(status=IssuedDocument.Status.FAILED)
-        .defer("html", "facts", "citations")
+        .defer("html", "citations")  # facts: is the notice out of date?
         .order_by("object_id", "-version")
     ):
         latest.setdefault(document.object_id, document)
@@ -116,6 +116,11 @@ def _hearing_action(appeal, held: bool, today: dt.date) -> Action:
     if step == "issue":
         return Action(
             "Issue the notice of hearing", f"{url}#record-documents-{appeal.pk}"
+        )
+    if step == "reissue":
+        return Action(
+            "Issue the corrected notice of hearing (the hearing was moved)",
+            f"{url}#record-documents-{appeal.pk}",
         )
     if step == "rendering":
         return Action(

@@ -178,9 +178,11 @@ class Appeal(FlowModel):
 
     def hearing_notice_step(self) -> str | None:
         """What the notice of hearing of a scheduled hearing still needs:
-        "issue" (none issued), "rendering" (issued, its PDF being made), "send"
-        (issued, its sending not recorded, or every sending returned) or None
-        (sent, or no hearing to come). The clerk's queue and the appeal page read this one answer."""
+        "issue" (none issued), "rendering" (issued, its PDF being made),
+        "reissue" (the hearing was moved after it was issued: a corrected
+        version must go out), "send" (issued, its sending not recorded, or every
+        sending returned) or None (sent, or no hearing to come). The clerk's
+        queue and the appeal page read this one answer."""
         if self.status != AppealStatus.HEARING_SCHEDULED:
             return None
         latest = self._latest_hearing_notice()
@@ -188,6 +190,8 @@ class Appeal(FlowModel):
             return "issue"
         if not latest.is_issued:
             return "rendering"
+        if self.hearing_notice_is_out_of_date():
+            return "reissue"
         # Sent, and not come back (a returned one is to be sent another way).
         if not any(
             s.document_id == latest.pk and s.returned_on is None
@@ -196,11 +200,21 @@ class Appeal(FlowModel):
             return "send"
         return None
 
+    def hearing_notice_is_out_of_date(self) -> bool:
+        """The latest issued notice of hearing gives another day, time or place
+        than the hearing as now scheduled (it was moved since)."""
+        from ..hearing_documents import notice_gives_another_hearing
+
+        issued = self.hearing_notice()
+        return issued is not None and notice_gives_another_hearing(self, issued)
+
     def hearing_notice_to_send(self) -> bool:
-        """A hearing to come whose notice is issued: its sending may be recorded."""
+        """A hearing to come whose notice is issued and gives its day, time and
+        place: its sending may be recorded."""
         return (
             self.status == AppealStatus.HEARING_SCHEDULED
             and self.hearing_notice() is not None
+            and not self.hearing_notice_is_out_of_date()
         )
 
     def may_have_a_packet(self) -> bool:

@@ -79,6 +79,12 @@ def hearing_notice_record_service(
     document = appeal.hearing_notice()
     if document is None:
         raise Refused("Issue the notice of hearing before recording its sending.")
+    if appeal.hearing_notice_is_out_of_date():
+        raise Refused(
+            f"Notice of hearing {document.document_number} (version "
+            f"{document.version}) gives the hearing as it was before it was moved: "
+            "issue the corrected notice, then record its sending."
+        )
     errors = service_errors(
         method=method,
         served_on=served_on,

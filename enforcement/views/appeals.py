@@ -220,6 +220,7 @@ def _render_detail(request, pk, *, bound=None, status=200):
             # What the notice of hearing still needs (Appeal.hearing_notice_step).
             "hearing_notice_to_issue": notice_step == "issue",
             "hearing_notice_unsent": notice_step == "send",
+            "hearing_notice_out_of_date": notice_step == "reissue",
             "mail_delivery_form": record_form(
                 "mail_delivery", appeal.awaits_delivery_outcome()
             ),
@@ -240,6 +241,11 @@ def _scheduled(appeal, user, d):
     words = f"Hearing scheduled for {human_datetime(when)}."
     if scheduled.meeting_id:
         words += f" At the Board meeting: {scheduled.hearing_location}."
+    if scheduled.hearing_notice_is_out_of_date():
+        words += (
+            " The notice of hearing already issued gives the earlier date: issue the "
+            "corrected notice under Documents and send it to the appellant."
+        )
     return scheduled, f"{words} {warning}" if warning else words
 
 

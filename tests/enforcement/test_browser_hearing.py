@@ -16,11 +16,13 @@ import pytest
 from django.utils import timezone
 from pypdf import PdfReader
 
-from cases.documents.services import document_render
+from cases.documents.contracts import DocumentKind
+from cases.documents.services import document_render, issue_for
 from cases.models import IssuedDocument
 from enforcement.models import Appeal, AppealStatus, HearingNoticeService
 from enforcement.packet import packet_parts
 from enforcement.services import appeals as appeal_svc
+from enforcement.services import meetings as meeting_svc
 from enforcement.services import notices as notice_svc
 from tests.conftest import browser_sign_in
 
@@ -267,3 +269,96 @@ def test_the_clerk_takes_an_appeal_from_hearing_to_mailed_decision(
     queue = home(page)
     assert queue.get_by_test_id("queue-certified-mail").count() == 0
     assert "No certified mail is out." in queue.inner_text()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_clerk_moves_a_hearing_and_sends_the_corrected_notice(
+    browser_page, smo_user, clerk_user
+):
+    """R-APL-2: once the hearing moves to another meeting, the notice already
+    sent gives the wrong date; the queue asks for a corrected notice until one
+    is issued and sent. The appeal with its hearing, notice and sending is set
+    up through the services; the move and the correction are clicked."""
+    today = timezone.localdate()
+    case = confirmed_case(smo_user)
+    notice = draft(case, smo_user, violation_date=today - dt.timedelta(days=5))
+    notice = notice_svc.notice_issue(notice=notice, actor=smo_user, issued_on=today)
+    appeal = appeal_svc.appeal_file(
+        notice=notice,
+        actor=clerk_user,
+        appellant=case.responsible_party,
+        filed_on=today,
+        grounds="The water was rain water.",
+    )
+    first, later = (
+        meeting_svc.meeting_create(
+            actor=clerk_user,
+            date=today + dt.timedelta(days=days),
+            time=dt.time(19, 0),
+            place="Village Hall, 45 Birchwood Avenue",
+        )
+        for days in (7, 14)
+    )
+    appeal, _ = appeal_svc.appeal_schedule_hearing(
+        appeal=appeal, actor=clerk_user, meeting=first
+    )
+    issue_for(kind=DocumentKind.HEARING_NOTICE, source=appeal, actor=clerk_user)
+    render_pending()
+    meeting_svc.hearing_notice_record_service(
+        appeal=Appeal.objects.get(pk=appeal.pk),
+        actor=clerk_user,
+        method="personal",
+        served_on=today,
+        sent_to="Pat Owner",
+    )
+
+    page = browser_page
+    browser_sign_in(page, "clerk")
+    hearings = home(page).get_by_test_id("queue-hearings")
+    queue_link(hearings, f"Hearing: appeal {appeal.pk}").click()
+    page.wait_for_url(re.compile(rf"/meetings/{first.pk}/$"))
+    page.get_by_role("link", name=f"Appeal {appeal.pk}", exact=True).click()
+    page.wait_for_url(re.compile(rf"/appeals/{appeal.pk}/$"))
+    step = page.locator("#step-schedule_hearing")
+    label = next(
+        text
+        for text in step.locator("option").all_inner_texts()
+        if f"{later.date:%b} {later.date.day}," in text
+    )
+    step.get_by_label(labelled("At the Board meeting")).select_option(label=label)
+    step.get_by_role("button", name="Schedule the hearing").click()
+    text = page.content()
+    assert "Hearing scheduled for" in text
+    assert "The notice of hearing already issued gives the earlier date" in text
+    assert page.get_by_test_id("hearing-notice-out-of-date").is_visible()
+    assert Appeal.objects.get(pk=appeal.pk).meeting_id == later.pk
+
+    # Home: the moved hearing asks for the corrected notice.
+    corrected = (
+        f"Issue the corrected notice of hearing (the hearing was moved): "
+        f"appeal {appeal.pk}"
+    )
+    queue_link(home(page).get_by_test_id("queue-hearings"), corrected).click()
+    page.wait_for_url(re.compile(rf"/appeals/{appeal.pk}/#record-documents-"))
+    documents_row(page, "Notice of hearing on appeal").get_by_role(
+        "button", name="Issue a correction (new version)"
+    ).click()
+    render_pending()
+    latest = IssuedDocument.objects.filter(kind=DocumentKind.HEARING_NOTICE).latest(
+        "version"
+    )
+    assert latest.version == 2 and latest.facts["hearing_on"] == iso(later.date)
+
+    # Home: now the corrected notice's sending is to be recorded, then it is done.
+    queue = home(page)
+    assert corrected not in queue.inner_text()
+    queue_link(
+        queue, f"Record the sending of the notice of hearing: appeal {appeal.pk}"
+    ).click()
+    sent = page.locator("#record-hearing-service")
+    sent.get_by_label(labelled("Method")).select_option(label="Personal delivery")
+    sent.get_by_label(labelled("Date sent or delivered")).fill(iso(today))
+    sent.get_by_role("button", name="Record the sending").click()
+    assert "Sending of the notice of hearing recorded" in page.content()
+    assert "notice of hearing: appeal" not in home(page).inner_text()

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from cases.documents.contracts import DocumentKind
 from cases.documents.services import document_render, issue_for
+from cases.workflow import Refused
 from enforcement.models import Appeal
 from enforcement.services import meetings as meeting_svc
 from tests.visible import visible_text
@@ -113,3 +114,70 @@ def test_the_hearing_day_asks_for_the_decision(scheduled_appeal, clerk_user, cli
             f'href="{url}#step-decide">Record the decision: appeal {scheduled_appeal.pk}<'
         ) in section
         assert ("held — decision to record" in section) == held
+
+
+def test_a_hearing_moved_after_its_notice_was_sent_asks_for_a_corrected_notice(
+    scheduled_appeal, clerk_user, clerk_client
+):
+    """R-APL-2: the appellant must be told the date, time and place of the
+    hearing; a notice sent for the old date does not do that once it is moved."""
+    from enforcement.services.appeals import appeal_schedule_hearing
+
+    from .conftest import aware
+
+    pk, url = scheduled_appeal.pk, scheduled_appeal.get_absolute_url()
+    first = document_render(
+        document_id=issue_for(
+            kind=DocumentKind.HEARING_NOTICE, source=scheduled_appeal, actor=clerk_user
+        ).pk
+    )
+    meeting_svc.hearing_notice_record_service(
+        appeal=Appeal.objects.get(pk=pk),
+        actor=clerk_user,
+        method="personal",
+        served_on=TODAY,
+        sent_to="Pat Owner",
+    )
+    assert "notice of hearing: appeal" not in _hearings(clerk_client)
+
+    moved, _ = appeal_schedule_hearing(
+        appeal=Appeal.objects.get(pk=pk),
+        actor=clerk_user,
+        hearing_at=aware(2026, 3, 31),
+        location="Village Hall",
+    )
+    assert moved.hearing_notice_step() == "reissue"
+    section = _hearings(clerk_client)
+    assert (
+        f'href="{url}#record-documents-{pk}">Issue the corrected notice of hearing '
+        f"(the hearing was moved): appeal {pk}<"
+    ) in section
+    page = visible_text(clerk_client.get(url))
+    assert (
+        f"The hearing was moved after the notice of hearing {first.document_number} "
+        "(version 1) was issued: it gives the earlier date." in page
+    )
+    with pytest.raises(Refused, match="before it was moved"):
+        meeting_svc.hearing_notice_record_service(
+            appeal=moved,
+            actor=clerk_user,
+            method="personal",
+            served_on=TODAY,
+            sent_to="Pat Owner",
+        )
+
+    corrected = document_render(
+        document_id=issue_for(
+            kind=DocumentKind.HEARING_NOTICE, source=moved, actor=clerk_user
+        ).pk
+    )
+    assert corrected.version == 2 and corrected.facts["hearing_on"] == "2026-03-31"
+    assert "Record the sending of the notice of hearing" in _hearings(clerk_client)
+    meeting_svc.hearing_notice_record_service(
+        appeal=Appeal.objects.get(pk=pk),
+        actor=clerk_user,
+        method="personal",
+        served_on=TODAY,
+        sent_to="Pat Owner",
+    )
+    assert "notice of hearing: appeal" not in _hearings(clerk_client)
