@@ -190,7 +190,9 @@ class Appeal(FlowModel):
             return "issue"
         if not latest.is_issued:
             return "rendering"
-        if self.hearing_notice_is_out_of_date():
+        from ..hearing_documents import notice_gives_another_hearing
+
+        if notice_gives_another_hearing(self, latest):
             return "reissue"
         # Sent, and not come back (a returned one is to be sent another way).
         if not any(

@@ -220,7 +220,10 @@ def _render_detail(request, pk, *, bound=None, status=200):
             # What the notice of hearing still needs (Appeal.hearing_notice_step).
             "hearing_notice_to_issue": notice_step == "issue",
             "hearing_notice_unsent": notice_step == "send",
-            "hearing_notice_out_of_date": notice_step == "reissue",
+            # The notice of hearing that gives the hearing as it was before a move.
+            "out_of_date_notice": (
+                appeal.hearing_notice() if notice_step == "reissue" else None
+            ),
             "mail_delivery_form": record_form(
                 "mail_delivery", appeal.awaits_delivery_outcome()
             ),

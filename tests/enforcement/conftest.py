@@ -124,3 +124,27 @@ def scheduled_appeal(appeal, clerk_user):
 
 
 FINE = Decimal("300")
+
+
+def issued_notice_of_hearing(appeal, clerk):
+    """The notice of hearing issued by the clerk and rendered (what the document
+    worker does)."""
+    from cases.documents.contracts import DocumentKind
+    from cases.documents.services import document_render, issue_for
+
+    document = issue_for(kind=DocumentKind.HEARING_NOTICE, source=appeal, actor=clerk)
+    return document_render(document_id=document.pk)
+
+
+def hearing_notice_sent(appeal, clerk, on: dt.date):
+    """The clerk records the latest notice of hearing handed to the appellant."""
+    from enforcement.models import Appeal
+    from enforcement.services.meetings import hearing_notice_record_service
+
+    return hearing_notice_record_service(
+        appeal=Appeal.objects.get(pk=appeal.pk),
+        actor=clerk,
+        method="personal",
+        served_on=on,
+        sent_to="Pat Owner",
+    )

@@ -17,7 +17,7 @@ from django.utils import timezone
 from pypdf import PdfReader
 
 from cases.documents.contracts import DocumentKind
-from cases.documents.services import document_render, issue_for
+from cases.documents.services import document_render
 from cases.models import IssuedDocument
 from enforcement.models import Appeal, AppealStatus, HearingNoticeService
 from enforcement.packet import packet_parts
@@ -26,7 +26,7 @@ from enforcement.services import meetings as meeting_svc
 from enforcement.services import notices as notice_svc
 from tests.conftest import browser_sign_in
 
-from .conftest import draft
+from .conftest import draft, hearing_notice_sent, issued_notice_of_hearing
 from .test_browser_remedies import confirmed_case, iso, labelled, nav, take_step
 
 
@@ -65,6 +65,24 @@ def queue_link(queue, words):
     return link
 
 
+def appeal_filed_today(smo_user, clerk_user):
+    """A notice of violation issued today (its PDF rendered) and the responsible
+    party's appeal of it, filed today: (notice, appeal)."""
+    today = timezone.localdate()
+    case = confirmed_case(smo_user)
+    notice = draft(case, smo_user, violation_date=today - dt.timedelta(days=5))
+    notice = notice_svc.notice_issue(notice=notice, actor=smo_user, issued_on=today)
+    appeal = appeal_svc.appeal_file(
+        notice=notice,
+        actor=clerk_user,
+        appellant=case.responsible_party,
+        filed_on=today,
+        grounds="The water was rain water.",
+    )
+    render_pending()  # the notice of violation's PDF
+    return notice, appeal
+
+
 ON = "On (green card or USPS tracking date)"  # the date of a mailing's outcome
 
 
@@ -79,17 +97,7 @@ def test_the_clerk_takes_an_appeal_from_hearing_to_mailed_decision(
     browser_page, smo_user, clerk_user
 ):
     today = timezone.localdate()
-    case = confirmed_case(smo_user)
-    notice = draft(case, smo_user, violation_date=today - dt.timedelta(days=5))
-    notice = notice_svc.notice_issue(notice=notice, actor=smo_user, issued_on=today)
-    appeal = appeal_svc.appeal_file(
-        notice=notice,
-        actor=clerk_user,
-        appellant=case.responsible_party,
-        filed_on=today,
-        grounds="The water was rain water.",
-    )
-    render_pending()  # the notice of violation's PDF
+    notice, appeal = appeal_filed_today(smo_user, clerk_user)
     page = browser_page
     browser_sign_in(page, "clerk")
     queue = home(page)
@@ -281,16 +289,7 @@ def test_the_clerk_moves_a_hearing_and_sends_the_corrected_notice(
     is issued and sent. The appeal with its hearing, notice and sending is set
     up through the services; the move and the correction are clicked."""
     today = timezone.localdate()
-    case = confirmed_case(smo_user)
-    notice = draft(case, smo_user, violation_date=today - dt.timedelta(days=5))
-    notice = notice_svc.notice_issue(notice=notice, actor=smo_user, issued_on=today)
-    appeal = appeal_svc.appeal_file(
-        notice=notice,
-        actor=clerk_user,
-        appellant=case.responsible_party,
-        filed_on=today,
-        grounds="The water was rain water.",
-    )
+    _, appeal = appeal_filed_today(smo_user, clerk_user)
     first, later = (
         meeting_svc.meeting_create(
             actor=clerk_user,
@@ -303,15 +302,8 @@ def test_the_clerk_moves_a_hearing_and_sends_the_corrected_notice(
     appeal, _ = appeal_svc.appeal_schedule_hearing(
         appeal=appeal, actor=clerk_user, meeting=first
     )
-    issue_for(kind=DocumentKind.HEARING_NOTICE, source=appeal, actor=clerk_user)
-    render_pending()
-    meeting_svc.hearing_notice_record_service(
-        appeal=Appeal.objects.get(pk=appeal.pk),
-        actor=clerk_user,
-        method="personal",
-        served_on=today,
-        sent_to="Pat Owner",
-    )
+    issued_notice_of_hearing(appeal, clerk_user)
+    hearing_notice_sent(appeal, clerk_user, today)
 
     page = browser_page
     browser_sign_in(page, "clerk")

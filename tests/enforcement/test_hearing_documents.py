@@ -17,7 +17,7 @@ from enforcement.hearing_documents import agenda_text, hearing_notice_contract
 from enforcement.models import HearingNoticeService
 from enforcement.services import meetings as meeting_services
 
-from .conftest import village_day
+from .conftest import issued_notice_of_hearing, village_day
 
 
 @pytest.fixture(autouse=True)
@@ -27,10 +27,7 @@ def private_media(settings, tmp_path):
 
 def _issued_notice_of_hearing(appeal, clerk_user):
     with village_day(dt.date(2026, 3, 11)):
-        document = issue_for(
-            kind=DocumentKind.HEARING_NOTICE, source=appeal, actor=clerk_user
-        )
-    return document_render(document_id=document.pk)
+        return issued_notice_of_hearing(appeal, clerk_user)
 
 
 def _text(document):

@@ -13,9 +13,15 @@ from cases.documents.services import document_render, issue_for
 from cases.workflow import Refused
 from enforcement.models import Appeal
 from enforcement.services import meetings as meeting_svc
+from enforcement.services.appeals import appeal_schedule_hearing
 from tests.visible import visible_text
 
-from .conftest import village_day
+from .conftest import (
+    aware,
+    hearing_notice_sent,
+    issued_notice_of_hearing,
+    village_day,
+)
 
 pytestmark = pytest.mark.django_db
 TODAY = dt.date(2026, 3, 11)  # the appeal was filed on 2026-03-10; heard 03-24
@@ -80,13 +86,7 @@ def test_a_hearings_row_asks_for_its_notice_then_its_sending_then_the_meeting(
         'data-testid="hearing-notice-to-send"' in clerk_client.get(url).content.decode()
     )
 
-    meeting_svc.hearing_notice_record_service(
-        appeal=Appeal.objects.get(pk=pk),
-        actor=clerk_user,
-        method="personal",
-        served_on=TODAY,
-        sent_to="Pat Owner",
-    )
+    hearing_notice_sent(scheduled_appeal, clerk_user, TODAY)
     meeting = Appeal.objects.get(pk=pk).meeting
     section = _hearings(clerk_client)
     assert f'href="{meeting.get_absolute_url()}">Hearing: appeal {pk}<' in section
@@ -94,17 +94,8 @@ def test_a_hearings_row_asks_for_its_notice_then_its_sending_then_the_meeting(
 
 
 def test_the_hearing_day_asks_for_the_decision(scheduled_appeal, clerk_user, client):
-    document = issue_for(
-        kind=DocumentKind.HEARING_NOTICE, source=scheduled_appeal, actor=clerk_user
-    )
-    document_render(document_id=document.pk)
-    meeting_svc.hearing_notice_record_service(
-        appeal=Appeal.objects.get(pk=scheduled_appeal.pk),
-        actor=clerk_user,
-        method="personal",
-        served_on=TODAY,
-        sent_to="Pat Owner",
-    )
+    issued_notice_of_hearing(scheduled_appeal, clerk_user)
+    hearing_notice_sent(scheduled_appeal, clerk_user, TODAY)
     client.force_login(clerk_user)
     url = scheduled_appeal.get_absolute_url()
     for day, held in ((dt.date(2026, 3, 24), False), (dt.date(2026, 3, 26), True)):
@@ -121,23 +112,9 @@ def test_a_hearing_moved_after_its_notice_was_sent_asks_for_a_corrected_notice(
 ):
     """R-APL-2: the appellant must be told the date, time and place of the
     hearing; a notice sent for the old date does not do that once it is moved."""
-    from enforcement.services.appeals import appeal_schedule_hearing
-
-    from .conftest import aware
-
     pk, url = scheduled_appeal.pk, scheduled_appeal.get_absolute_url()
-    first = document_render(
-        document_id=issue_for(
-            kind=DocumentKind.HEARING_NOTICE, source=scheduled_appeal, actor=clerk_user
-        ).pk
-    )
-    meeting_svc.hearing_notice_record_service(
-        appeal=Appeal.objects.get(pk=pk),
-        actor=clerk_user,
-        method="personal",
-        served_on=TODAY,
-        sent_to="Pat Owner",
-    )
+    first = issued_notice_of_hearing(scheduled_appeal, clerk_user)
+    hearing_notice_sent(scheduled_appeal, clerk_user, TODAY)
     assert "notice of hearing: appeal" not in _hearings(clerk_client)
 
     moved, _ = appeal_schedule_hearing(
@@ -158,26 +135,10 @@ def test_a_hearing_moved_after_its_notice_was_sent_asks_for_a_corrected_notice(
         "(version 1) was issued: it gives the earlier date." in page
     )
     with pytest.raises(Refused, match="before it was moved"):
-        meeting_svc.hearing_notice_record_service(
-            appeal=moved,
-            actor=clerk_user,
-            method="personal",
-            served_on=TODAY,
-            sent_to="Pat Owner",
-        )
+        hearing_notice_sent(moved, clerk_user, TODAY)
 
-    corrected = document_render(
-        document_id=issue_for(
-            kind=DocumentKind.HEARING_NOTICE, source=moved, actor=clerk_user
-        ).pk
-    )
+    corrected = issued_notice_of_hearing(moved, clerk_user)
     assert corrected.version == 2 and corrected.facts["hearing_on"] == "2026-03-31"
     assert "Record the sending of the notice of hearing" in _hearings(clerk_client)
-    meeting_svc.hearing_notice_record_service(
-        appeal=Appeal.objects.get(pk=pk),
-        actor=clerk_user,
-        method="personal",
-        served_on=TODAY,
-        sent_to="Pat Owner",
-    )
+    hearing_notice_sent(scheduled_appeal, clerk_user, TODAY)
     assert "notice of hearing: appeal" not in _hearings(clerk_client)
