@@ -18,6 +18,7 @@ from .models import (
     Party,
     Premises,
     Report,
+    actor_words,
 )
 from .outbox.selectors import delivery_counts, failed_messages, pending_messages
 from .roles import CASE_READERS, Role, has_role
@@ -319,7 +320,7 @@ class ChronologyEntry:
 
     at: dt.datetime  # in the village's time; the page prints it (human_tags)
     kind: str  # the kind's label
-    actor: str  # full name or user name; "" for the system or the public
+    by_words: str  # who acted, in words (`actor_words`)
     rule_id: str
     public: bool
     summary: str
@@ -333,6 +334,7 @@ _CHRONOLOGY_FIELDS = (
     "actor__first_name",
     "actor__last_name",
     "actor__username",
+    "actor_kind",
     "rule_id",
     "public",
     "summary",
@@ -345,13 +347,15 @@ def _chronology_entries(rows) -> list[ChronologyEntry]:
     # actors) through the template's lookups were ~20 % of the case page (bench/).
     zone = timezone.get_current_timezone()
     entries = []
-    for at, kind, first, last, username, rule_id, public, summary, detail in rows:
-        name = f"{first} {last}".strip() or username or ""
+    for row in rows:
+        at, kind, first, last, username, actor_kind, rule_id, public = row[:8]
+        summary, detail = row[8:10]
+        name = " ".join(filter(None, (first, last))) or username or ""
         entries.append(
             ChronologyEntry(
                 at=at.astimezone(zone),
                 kind=_KIND_LABELS.get(kind, kind),
-                actor=name,
+                by_words=actor_words(actor_kind, kind, name),
                 rule_id=rule_id,
                 public=public,
                 summary=summary,

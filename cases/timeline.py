@@ -21,17 +21,21 @@ def record_event(
     subject=None,
     public: bool = False,
     at=None,
+    by: str = CaseEvent.ActorKind.SYSTEM,
 ) -> CaseEvent:
     """Append one event to the chronology of `case` and/or `premises` (either
     may be None: field work without a case is on the premises' record).
 
-    `actor` is the signed-in user, or None for the system or a resident. `subject`
+    `actor` is the signed-in user, or None for the system or a resident; then
+    `by` says which (`CaseEvent.ActorKind`: the respondent on their own page, a
+    member of the public, or the system, the default). `subject`
     is the record the event is about (a report, notice, deadline…). Must run in
     the caller's transaction so the event and the change land together."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("record_event must run inside transaction.atomic()")
     # Done by a delegate acting for the SMO (R-ADM-1): the entry names the
     # delegation, and says so in its words.
+    staff = getattr(actor, "is_authenticated", False)
     delegation = acting_delegation(actor)
     if delegation is not None:
         tail = f" — {delegation.acting_words()}"
@@ -42,7 +46,8 @@ def record_event(
         premises_id=premises.pk
         if premises is not None
         else getattr(case, "premises_id", None),
-        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        actor=actor if staff else None,
+        actor_kind=CaseEvent.ActorKind.STAFF if staff else by,
         kind=kind,
         summary=summary[:300],
         detail=detail,

@@ -17,6 +17,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from ..documents.contracts import DocumentKind
+from ..models import CaseEvent
 from ..roles import Role, require_role
 from ..workflow import run
 from .models import AnnualReport, AnnualReportComment
@@ -118,11 +119,16 @@ def _when(moment) -> str:
     return f"{local:%Y-%m-%d %H:%M}"
 
 
-def _record(report, actor, summary: str) -> None:
+def _record(report, actor, summary: str, *, by=CaseEvent.ActorKind.SYSTEM) -> None:
     from ..timeline import record_event
 
     record_event(
-        case=None, actor=actor, kind="document", summary=summary, subject=report
+        case=None,
+        actor=actor,
+        by=by,
+        kind="document",
+        summary=summary,
+        subject=report,
     )
 
 
@@ -237,7 +243,10 @@ def annual_comment_record(
             recorded_by=actor if getattr(actor, "is_authenticated", False) else None,
         )
         _record(
-            report, actor, f"Comment of {received_on:%Y-%m-%d} recorded on {report}"
+            report,
+            actor,
+            f"Comment of {received_on:%Y-%m-%d} recorded on {report}",
+            by=CaseEvent.ActorKind.PUBLIC,
         )
     return comment
 

@@ -22,7 +22,7 @@ from .deadlines import (
     StaffDigest,
 )
 from .documents import DocumentFrozenError, IssuedDocument
-from .events import AppendOnlyError, CaseEvent
+from .events import AppendOnlyError, CaseEvent, actor_words
 from .outbox import OutgoingMessage
 from .premises import Outfall, Party, Premises
 from .records import Attachment, CaseParty, Delegation, Note
@@ -40,6 +40,7 @@ __all__ = [
     "CalendarFeedToken",
     "Case",
     "CaseEvent",
+    "actor_words",
     "CaseKind",
     "CaseNumberSequence",
     "CaseParty",

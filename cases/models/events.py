@@ -23,8 +23,30 @@ class CaseEventQuerySet(models.QuerySet):
         )
 
 
+def actor_words(actor_kind: str, kind: str, staff_name: str) -> str:
+    """The one way the chronology names who acted: the staff member's name, "the
+    respondent (online)", "a member of the public" or "the system". Used by the
+    model and by the case page's plain-value entries alike."""
+    if staff_name:
+        return staff_name
+    kinds = CaseEvent.ActorKind
+    if actor_kind == kinds.RESPONDENT or (
+        # Entries written before `actor_kind` existed: the respondent's own
+        # steps were the page's entries without a staff user.
+        actor_kind == kinds.SYSTEM and kind == CaseEvent.Kind.PORTAL
+    ):
+        return "the respondent (online)"
+    if actor_kind == kinds.PUBLIC:
+        return "a member of the public"
+    return "the system"
+
+
 class CaseEvent(models.Model):
     """One entry of a case's chronology: who did what, when, under which rule.
+
+    Who: `actor_kind` says whether a staff user (`actor`), the respondent on
+    their own page, a member of the public or the system did it; `by_words`
+    names them, and every page and document that prints an event uses it.
 
     Written by `cases.timeline.record_event` in the same transaction as the change
     it records. Never updated, never deleted (the model refuses, and on PostgreSQL
@@ -49,6 +71,12 @@ class CaseEvent(models.Model):
         DOCUMENT = "document", "Document"
         MERGE = "merge", "Merge"
         PORTAL = "portal", "Respondent's page"
+
+    class ActorKind(models.TextChoices):
+        STAFF = "staff", "Village staff"
+        RESPONDENT = "respondent", "The respondent, online"
+        PUBLIC = "public", "A member of the public"
+        SYSTEM = "system", "The system"
 
     # An entry belongs to the case, the premises, or both, of the record it is
     # about (`subject`): field work done before, or without, a case is on the
@@ -76,7 +104,14 @@ class CaseEvent(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="+",
-        help_text="Empty for the system or a member of the public.",
+        help_text="Empty for the system, a respondent or a member of the public.",
+    )
+    actor_kind = models.CharField(
+        max_length=12,
+        choices=ActorKind.choices,
+        default=ActorKind.SYSTEM,
+        help_text="Who acted: staff (then `actor` names them), the respondent, "
+        "the public or the system.",
     )
     kind = models.CharField(max_length=16, choices=Kind.choices)
     summary = models.CharField(max_length=300)
@@ -134,3 +169,11 @@ class CaseEvent(models.Model):
         raise AppendOnlyError(
             "Timeline events are append-only; they cannot be deleted."
         )
+
+    @property
+    def by_words(self) -> str:
+        """Who did it, in words for the chronology (`actor_words`)."""
+        staff_name = ""
+        if self.actor_id is not None:
+            staff_name = self.actor.get_full_name() or self.actor.get_username()
+        return actor_words(self.actor_kind, self.kind, staff_name)

@@ -9,6 +9,7 @@ import logging
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from ..models import CaseEvent
 from ..roles import Role, require_role
 from ..timeline import record_event
 from ..workflow import Refused
@@ -143,6 +144,7 @@ def record_portal_event(access, address: str, what: str, *, subject=None, detail
     return record_event(
         case=access.case,
         actor=None,
+        by=CaseEvent.ActorKind.RESPONDENT,
         kind="portal",
         summary=f"{access.party.name} {what} (from {address or 'an unknown address'})"[
             :300

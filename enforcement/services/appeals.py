@@ -14,7 +14,7 @@ from cases.deadlines.services import (
     open_deadline,
     open_deadline_for,
 )
-from cases.models import Deadline
+from cases.models import CaseEvent, Deadline
 from cases.roles import Role, has_role, require_role
 from cases.timeline import record_event
 from cases.uploads import sha256_of
@@ -177,6 +177,7 @@ def _file(*, notice, appellant, filed_on, grounds, actor, summary_by, online=Non
     record_event(
         case=notice.case,
         actor=actor,
+        by=CaseEvent.ActorKind.RESPONDENT if online else CaseEvent.ActorKind.SYSTEM,
         kind="appeal",
         summary=summary,
         detail=grounds,
