@@ -79,7 +79,7 @@ vendor:
 	cp -r node_modules/leaflet/dist/leaflet.js node_modules/leaflet/dist/leaflet.js.map node_modules/leaflet/dist/leaflet.css node_modules/leaflet/dist/images node_modules/leaflet/LICENSE static/vendor/leaflet/
 	cp node_modules/axe-core/axe.min.js node_modules/axe-core/LICENSE static/vendor/axe-core/
 
-# The transition diagrams under docs/, generated from the code.
+# The transition diagrams and the clock table under docs/, generated from the code.
 docs: $(STAMP)
 	$(BIN)/python manage.py transitions_doc
 

@@ -107,12 +107,31 @@ def _suspension_start(case) -> str:
 @builder("appeal_decide")
 def _appeal_decide(appeal) -> str:
     today = timezone.localdate()
+    correction = _due("R-COR-1", today)
+    own = [d.due_date for d in appeal.notice.required_compliance_deadlines()]
+    if own and max(own) > correction:
+        correction_words = (
+            f"by {human_date(max(own))}, the date the notice itself gave, which "
+            "stands because it is later than five business days after the decision"
+        )
+    else:
+        correction_words = f"by {human_date(correction)} if recorded today"
     return (
         "Recording the Board's decision is final for the notice appealed. "
-        "If it upholds or modifies the notice, it starts the five-business-day "
-        "correction period: recorded today, corrective measures will be due by "
-        f"{human_date(_due('R-COR-1', today))}; if it reverses, the notice is "
-        "withdrawn."
+        "If it upholds the notice, the respondent must correct the violation "
+        f"{correction_words}; if it modifies the notice, the SMO issues a notice "
+        "with the requirements as modified, with its own dates; if it reverses, "
+        "the notice is withdrawn. The Board's decision must then be filed with "
+        "the municipal clerk and mailed by certified mail within five days."
+    )
+
+
+@builder("appeal_accept_late")
+def _appeal_accept_late(appeal) -> str:
+    return (
+        "Accepting the late appeal starts the Board's duty to hold the hearing "
+        "within 30 days of the filing: by "
+        f"{human_date(_due('R-APL-2', appeal.filed_on))}."
     )
 
 

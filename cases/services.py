@@ -176,10 +176,26 @@ def case_run_transition(
         detail=reason,
         public=public,
         summary=lambda label, was, now: f"{label}: {was} → {now}",
-        after=notify_reporters_of_status_change,
+        after=lambda locked: _after_case_step(locked, transition, actor),
     )
     case.refresh_from_db()
     return case
+
+
+def _after_case_step(case: Case, transition: str, actor) -> None:
+    notify_reporters_of_status_change(case)
+    if transition == "resolve":
+        # A resolved case asks nothing more of anyone: each notice still in
+        # force closes with it (its clocks ended with the case's: cases.clocks).
+        notices = getattr(case, "notices", None)
+        for notice in notices.in_force() if notices is not None else ():
+            run(
+                notice,
+                "close_with_case",
+                actor=actor,
+                event_kind="notice",
+                detail=f"Case {case.number} resolved.",
+            )
 
 
 def case_merge_duplicate(

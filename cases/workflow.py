@@ -334,12 +334,13 @@ def run(
     4. fire the transition, count the edit (`EDIT_COUNTER`) where the model has one, save;
     5. write one chronology event (on the record's case and premises, with the
        record as its subject; `summary(label, from_label, to_label)` words it,
-       `rule_id` overrides the step's own),
-       then `after(locked)` in the same transaction
-       (deadlines, other workflows);
+       `rule_id` overrides the step's own), apply the clock table's row for the
+       step (`cases.clocks`: the deadlines it starts, meets, replaces and ends),
+       then `after(locked)` in the same transaction (other workflows);
     6. schedule each of `effects(locked)` after commit (mail, render, reminders).
 
     Returns the saved copy. Nothing is saved when it raises."""
+    from .clocks import apply as apply_clocks
     from .timeline import record_event
 
     try:
@@ -388,6 +389,8 @@ def run(
                 subject=locked,
                 public=public,
             )
+            # What the step does to the legal clocks: the clock table's row.
+            apply_clocks(locked, name, actor=actor)
             if after is not None:
                 after(locked)
             for effect in effects:

@@ -6,7 +6,7 @@ from django.db.models import Count, Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from cases.deadlines.services import deadlines_for
-from cases.models import Deadline
+from cases.models import CLOSED_WITHOUT_DUTY, Deadline
 from cases.paging import rows_by_ids
 from cases.roles import Role, has_role
 from cases.selectors import present_among
@@ -73,7 +73,7 @@ def case_enforcement(case) -> dict:
                 content_type=ContentType.objects.get_for_model(NoticeOfViolation),
                 object_id__in=list(by_notice),
             )
-            .exclude(status=Deadline.Status.WAIVED)
+            .exclude(status__in=CLOSED_WITHOUT_DUTY)
             .order_by("-due_date", "-id")
         ):
             by_notice[deadline.object_id].append(deadline)

@@ -115,7 +115,7 @@ def test_a_decision_without_the_confirmation_keeps_the_input(
     assert response.status_code == 200
     assert "nothing was done" in html
     assert "Resolved to uphold, kept." in html
-    assert "correction period" in html  # what the decision starts
+    assert "must correct the violation by" in html  # what the decision starts
     assert Appeal.objects.get(pk=scheduled_appeal.pk).decision == ""
 
 

@@ -31,7 +31,16 @@ from django.utils import timezone
 
 from ..citations import cited
 from ..deadlines import selectors as deadline_selectors
-from ..models import Case, CaseEvent, CaseKind, CaseStatus, Deadline, Outfall, Report
+from ..models import (
+    CLOSED_WITHOUT_DUTY,
+    Case,
+    CaseEvent,
+    CaseKind,
+    CaseStatus,
+    Deadline,
+    Outfall,
+    Report,
+)
 from ..models.case import CLOSED_STATUSES
 from .year import ReportingYear
 
@@ -869,7 +878,7 @@ def _deadlines(year, as_of) -> Iterable[Count]:
     done_by_then = Q(met_on__isnull=False, met_on__lte=day)
     met_q = done_by_then & Q(status=Deadline.Status.MET)
     missed_q = done_by_then & Q(status=Deadline.Status.MISSED)
-    waived_q = Q(status=Deadline.Status.WAIVED)
+    waived_q = Q(status__in=CLOSED_WITHOUT_DUTY)  # waived, replaced or ended
     open_q = (
         Q(status=Deadline.Status.OPEN)
         | Q(status__in=[Deadline.Status.MET, Deadline.Status.MISSED]) & ~done_by_then

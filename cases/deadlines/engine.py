@@ -326,9 +326,15 @@ def compute(
     event_date: dt.date,
     *,
     calendar: BusinessCalendar | None = None,
+    not_before: dt.date | str | None = None,
     **params: int,
 ) -> Computation:
     """The due date rule ``rule_id`` sets for an event on ``event_date``.
+
+    ``not_before`` is a date the period may not end before: a later date the
+    respondent was already given in writing stands (R-COR-1 after a decision
+    upholding a notice that gave more time, § 132-15 A). A ``str`` is an ISO
+    date (as stored in a deadline's params).
 
     ``params`` sets the period of the rules that allow it (see
     ``RULES[rule_id].parameter``): ``days`` for R-NOV-1 and R-NOV-2 (required) and
@@ -365,8 +371,20 @@ def compute(
         due = cal.roll_forward(last_day)
         counted = _rolled_sentence(cal, spec, event_date, amount, last_day, due)
 
+    kept = ""
+    if not_before is not None:
+        if isinstance(not_before, str):
+            not_before = dt.date.fromisoformat(not_before)
+        require_date(not_before, "not_before")
+        if not_before > due:
+            kept = (
+                f"The notice itself gave until {_day(not_before)}, which is later; "
+                "that date stands, since this period does not shorten the time "
+                "the notice gave."
+            )
+            due = not_before
     explanation = " ".join(
-        part for part in (counted, _rule_sentence(spec), spec.note) if part
+        part for part in (counted, kept, _rule_sentence(spec), spec.note) if part
     )
     return Computation(
         rule_id=spec.rule_id,

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 
-from ..models import Deadline, OfficeClosure
+from ..models import Deadline, OfficeClosure, OutgoingMessage, Reminder
 from ..timeline import record_event
 from .business_days import BusinessCalendar
 from .engine import RULES, Computation, compute
@@ -126,6 +126,7 @@ def meet_deadline(deadline: Deadline, *, on: dt.date, actor=None) -> Deadline:
             actor if getattr(actor, "is_authenticated", False) else None
         )
         deadline.save(update_fields=["status", "met_on", "closed_by"])
+        cancel_queued_reminders(deadline, why="the duty was done")
         if deadline.case_id:
             late = "" if deadline.status == Deadline.Status.MET else " (late)"
             record_event(
@@ -141,30 +142,84 @@ def meet_deadline(deadline: Deadline, *, on: dt.date, actor=None) -> Deadline:
 
 
 def waive_deadline(deadline: Deadline, *, reason: str, actor) -> Deadline:
-    """Close an open deadline that no longer applies (e.g. the notice was withdrawn)."""
+    """Close an open deadline the SMO decided no longer applies, with a reason."""
     if not reason.strip():
         raise ValueError("A reason is required to waive a deadline.")
+    return _close(deadline, Deadline.Status.WAIVED, reason=reason, actor=actor)
+
+
+def end_deadline(deadline: Deadline, *, reason: str, actor) -> Deadline:
+    """The deadline no longer runs because its record reached an end (the case
+    resolved, the notice withdrawn or complied with, the appeal withdrawn).
+    Applied by the clock table (cases.clocks), never by hand."""
+    return _close(deadline, Deadline.Status.ENDED, reason=reason, actor=actor)
+
+
+def replace_deadline(
+    deadline: Deadline, *, by: Deadline, reason: str, actor
+) -> Deadline:
+    """`by` takes the place of `deadline` (one current date per obligation).
+    Applied by the clock table (cases.clocks), never by hand."""
+    return _close(
+        deadline, Deadline.Status.REPLACED, reason=reason, actor=actor, replaced_by=by
+    )
+
+
+_CLOSED_WORDS = {
+    Deadline.Status.WAIVED: "Deadline waived",
+    Deadline.Status.ENDED: "Deadline no longer running",
+    Deadline.Status.REPLACED: "Deadline replaced",
+}
+
+
+def _close(deadline, status, *, reason, actor, replaced_by=None) -> Deadline:
+    """Waive, end or replace an open deadline: its status, the reason, one
+    chronology event, and its queued reminders cancelled (never sent)."""
     with transaction.atomic():
         deadline = Deadline.objects.select_for_update().get(pk=deadline.pk)
         if not deadline.is_open:
             return deadline
-        deadline.status = Deadline.Status.WAIVED
+        deadline.status = status
         deadline.waived_reason = reason
+        deadline.replaced_by = replaced_by
         deadline.closed_by = (
             actor if getattr(actor, "is_authenticated", False) else None
         )
-        deadline.save(update_fields=["status", "waived_reason", "closed_by"])
+        deadline.save(
+            update_fields=["status", "waived_reason", "replaced_by", "closed_by"]
+        )
+        cancel_queued_reminders(deadline, why=reason)
         if deadline.case_id:
+            summary = f"{_CLOSED_WORDS[status]}: {deadline.label}"
+            if replaced_by is not None:
+                summary += f", due {deadline.due_date:%Y-%m-%d} → {replaced_by.due_date:%Y-%m-%d}"
             record_event(
                 case=deadline.case,
                 actor=actor,
                 kind="deadline",
-                summary=f"Deadline waived: {deadline.label}",
+                summary=summary,
                 detail=reason,
                 rule_id=deadline.rule_id,
                 subject=deadline,
             )
     return deadline
+
+
+def cancel_queued_reminders(deadline: Deadline, *, why: str) -> int:
+    """Mark every reminder of `deadline` still waiting in the outbox as not
+    needed (the outbox shows it cancelled, with `why`); returns how many."""
+    reminder_type = ContentType.objects.get_for_model(Reminder)
+    waiting = OutgoingMessage.objects.select_for_update().filter(
+        status=OutgoingMessage.Status.PENDING,
+        content_type=reminder_type,
+        object_id__in=Reminder.objects.filter(deadline=deadline).values("pk"),
+    )
+    cancelled = 0
+    for message in waiting:
+        message.mark_skipped(f"Cancelled: the deadline no longer runs ({why})")
+        message.save()
+        cancelled += 1
+    return cancelled
 
 
 # --- corrections and office closures: one function recomputes -----------------

@@ -15,6 +15,7 @@ from .case import (
     ConnectionType,
 )
 from .deadlines import (
+    CLOSED_WITHOUT_DUTY,
     CalendarFeedToken,
     Deadline,
     OfficeClosure,
@@ -30,6 +31,7 @@ from .reference import Citation, ExemptCategory, PollutantCategory
 from .reports import ApiKey, Report, ReportNotification, ReportPhoto
 
 __all__ = [
+    "CLOSED_WITHOUT_DUTY",
     "CLOSED_STATUSES",
     "AnnualReport",
     "AnnualReportComment",

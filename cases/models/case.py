@@ -269,6 +269,17 @@ class Case(ConcurrentTransitionMixin, models.Model):
         return self.status in CLOSED_STATUSES
 
     @property
+    def closed_words(self) -> str:
+        """How a closed case ended, in words: "resolved", "closed as unfounded"."""
+        return {
+            CaseStatus.RESOLVED: "resolved",
+            CaseStatus.UNFOUNDED: "closed as unfounded",
+            CaseStatus.EXEMPT: "closed as an exempt discharge",
+            CaseStatus.REFERRED: "referred to another agency",
+            CaseStatus.DUPLICATE: "merged into another case as a duplicate",
+        }.get(self.status, "closed")
+
+    @property
     def rule_id(self) -> str:
         return CaseKind.rule_id(self.kind)
 
@@ -315,6 +326,18 @@ class Case(ConcurrentTransitionMixin, models.Model):
     @guard("choose the responsible party", rule="R-NOV-1")
     def has_responsible_party(self) -> bool:
         return self.responsible_party_id is not None
+
+    @guard(
+        "wait for the Board of Trustees to decide the appeal pending on a notice "
+        "of this case",
+        form=False,
+        rule="R-APL-2",
+    )
+    def no_appeal_pending(self) -> bool:
+        """No notice of the case has an appeal awaiting the Board (the
+        enforcement app's notices, through their reverse relation)."""
+        notices = getattr(self, "notices", None)
+        return notices is None or not notices.with_pending_appeal().exists()
 
     @guard("record the date the discharge was eliminated and how it was verified")
     def has_elimination_record(self) -> bool:
@@ -520,7 +543,11 @@ class Case(ConcurrentTransitionMixin, models.Model):
         source=[CaseStatus.VIOLATION_CONFIRMED, CaseStatus.ENFORCEMENT],
         target=CaseStatus.RESOLVED,
         permission=smo_permission,
-        conditions=[has_elimination_record, activity_notified_if_activity],
+        conditions=[
+            has_elimination_record,
+            activity_notified_if_activity,
+            no_appeal_pending,
+        ],
         custom={"label": "Record resolved", "binding": True, "confirm": "case_close"},
     )
     def resolve(self):

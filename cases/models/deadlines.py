@@ -51,6 +51,12 @@ class Deadline(models.Model):
         MET = "met", "Met"
         MISSED = "missed", "Missed"
         WAIVED = "waived", "Waived"
+        # Given way to another date the respondent was given in writing (the
+        # correction date after a decision upholding the notice, R-COR-1).
+        REPLACED = "replaced", "Replaced by a later date"
+        # No longer runs: its record reached an end (a case resolved, a notice
+        # withdrawn or complied with, an appeal withdrawn; cases.clocks).
+        ENDED = "ended", "No longer running"
 
     case = models.ForeignKey(
         "cases.Case",
@@ -84,7 +90,17 @@ class Deadline(models.Model):
         max_length=8, choices=Status.choices, default=Status.OPEN, db_index=True
     )
     met_on = models.DateField(null=True, blank=True)
-    waived_reason = models.TextField(blank=True)
+    waived_reason = models.TextField(
+        blank=True, help_text="Why it was waived, replaced or ended."
+    )
+    replaced_by = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="replaces",
+        help_text="The deadline that took this one's place (status replaced).",
+    )
     closed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -138,6 +154,11 @@ class Deadline(models.Model):
         return self.status == self.Status.OPEN
 
     @property
+    def no_longer_runs(self) -> bool:
+        """Waived, replaced or ended: not met, not missed, just not owed."""
+        return self.status in CLOSED_WITHOUT_DUTY
+
+    @property
     def was_met(self) -> bool:
         """Done by the due date."""
         return self.status == self.Status.MET
@@ -161,6 +182,11 @@ class Deadline(models.Model):
         return self.is_open and engine.is_due_soon(
             self.due_date, on or timezone.localdate()
         )
+
+
+CLOSED_WITHOUT_DUTY = frozenset(
+    {Deadline.Status.WAIVED, Deadline.Status.REPLACED, Deadline.Status.ENDED}
+)
 
 
 class Reminder(models.Model):

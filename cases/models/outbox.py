@@ -30,7 +30,7 @@ class OutgoingMessage(ConcurrentTransitionMixin, models.Model):
         PENDING = "pending", "Waiting to be sent"
         SENT = "sent", "Sent"
         FAILED = "failed", "Failed"
-        SKIPPED = "skipped", "Not needed any more"
+        SKIPPED = "skipped", "Cancelled: not needed any more"
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
     status = FSMField(

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from ..citations import cited
 from ..documents import registry
-from ..models import Deadline, IssuedDocument
+from ..models import CLOSED_WITHOUT_DUTY, Deadline, IssuedDocument
 
 
 @dataclass
@@ -53,9 +53,13 @@ def document_for(access, pk: int) -> IssuedDocument | None:
 
 
 def _concerning_the_party(qs):
-    """Deadlines the party must meet, or that run for them (the appeal period)."""
-    return qs.filter(responsible=Deadline.Responsible.DISCHARGER).order_by(
-        "due_date", "id"
+    """Deadlines the party must meet, or that run for them (the appeal period):
+    the current date of each obligation only, never one that was replaced (by
+    the correction date after the Board's decision), waived or ended."""
+    return (
+        qs.filter(responsible=Deadline.Responsible.DISCHARGER)
+        .exclude(status__in=CLOSED_WITHOUT_DUTY)
+        .order_by("due_date", "id")
     )
 
 
@@ -119,6 +123,8 @@ def next_steps(notice, row: NoticeView) -> str:
             "The office has recorded that this notice was complied with. Nothing "
             "more is required by it."
         )
+    if notice.status == NoticeStatus.CLOSED:
+        return "The case was closed, so this notice requires nothing more of you."
     if notice.status == NoticeStatus.WITHDRAWN:
         return "This notice was withdrawn. Nothing is required by it."
     if notice.status == NoticeStatus.SUPERSEDED:

@@ -31,11 +31,15 @@ def case_deadlines_panel(context, case):
     reminders sent about each."""
     request = context.get("request")
     user = context.get("user") or getattr(request, "user", None)
+    deadlines = list(selectors.case_deadlines(case))
     return render_panel(
         context,
         "deadlines/_case_panel.html",
         {
-            "deadlines": list(selectors.case_deadlines(case)),
+            "case": case,
+            "deadlines": deadlines,
+            # On a closed case: the Village's own duties still open (R-APL-3).
+            "still_owed": [d for d in deadlines if d.is_open],
             "today": selectors.today(),
             "linkable": has_role(user, Role.SMO, Role.CLERK),
         },

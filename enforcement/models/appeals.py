@@ -55,6 +55,12 @@ class Appeal(FlowModel):
         help_text="The last day to appeal (the notice's R-APL-1 deadline)."
     )
     is_late = models.BooleanField(default=False)
+    late_accepted_on = models.DateField(
+        null=True,
+        blank=True,
+        help_text="The day the Board accepted a late appeal (its hearing-by "
+        "clock starts then, counted from the filing).",
+    )
 
     meeting = models.ForeignKey(
         BoardMeeting,
@@ -311,6 +317,16 @@ class Appeal(FlowModel):
             self.filed_with_clerk_on and self.mailed_on and self.mail_article_number
         )
 
+    @guard(
+        "only a late appeal not yet accepted awaits the Board's acceptance",
+        form=False,
+        rule="R-APL-2",
+    )
+    def awaits_late_acceptance(self) -> bool:
+        """Filed after the 15 days and not yet accepted by the Board: no
+        hearing-by clock runs until the Board accepts it."""
+        return self.is_late and self.late_accepted_on is None
+
     @guard("give the reason the appeal was withdrawn")
     def has_withdrawn_reason(self) -> bool:
         return bool(self.withdrawn_reason.strip())
@@ -374,6 +390,31 @@ class Appeal(FlowModel):
     )
     def withdraw(self):
         self.withdrawn_on = timezone.localdate()
+
+    @transition(
+        status,
+        source=AppealStatus.FILED,
+        target=AppealStatus.FILED,
+        permission=clerk,
+        conditions=[awaits_late_acceptance],
+        custom={
+            "label": "Record the Board's acceptance of the late appeal",
+            "rule_id": "R-APL-2",
+            "offered_if": "awaits_late_acceptance",
+            "binding": True,
+            "confirm": "appeal_accept_late",
+        },
+    )
+    def accept_late(self):
+        self.late_accepted_on = timezone.localdate()
+
+    # --- what its clocks count (cases.clocks) ------------------------------------
+    def is_timely(self) -> bool:
+        """Filed within the 15 days (R-APL-1): its hearing-by clock starts."""
+        return not self.is_late
+
+    def hearing_day(self):
+        return timezone.localtime(self.hearing_at).date() if self.hearing_at else None
 
 
 class AppealDocument(models.Model):

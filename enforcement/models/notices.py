@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_fsm import FSMField, transition
 
-from cases.models import Case, Deadline, Party
+from cases.models import CLOSED_WITHOUT_DUTY, Case, Deadline, Party
 
 from .base import FlowModel, guard, smo, smo_or_clerk
 
@@ -25,6 +25,7 @@ class NoticeStatus(models.TextChoices):
     ESCALATED = "escalated", "Escalated"
     WITHDRAWN = "withdrawn", "Withdrawn"
     SUPERSEDED = "superseded", "Superseded by a correction"
+    CLOSED = "closed", "Closed with the case"
 
 
 class RequirementKind(models.TextChoices):
@@ -78,6 +79,19 @@ def _appeals_that_bar_another():
 
 
 class NoticeQuerySet(models.QuerySet):
+    def in_force(self):
+        """Issued, or not complied with and not yet escalated: the notice
+        still asks something of its recipient."""
+        return self.filter(status__in=CORRECTABLE)
+
+    def with_pending_appeal(self):
+        """Notices whose appeal awaits the Board (filed, or hearing scheduled)."""
+        from .appeals import AppealStatus
+
+        return self.filter(
+            appeals__status__in=[AppealStatus.FILED, AppealStatus.HEARING_SCHEDULED]
+        ).distinct()
+
     def appealable(self):
         """`NoticeOfViolation.can_be_appealed` as a query."""
         return self.filter(status__in=APPEALABLE).exclude(
@@ -257,7 +271,7 @@ class NoticeOfViolation(FlowModel):
         if loaded is None:
             loaded = list(
                 self.deadlines()
-                .exclude(status=Deadline.Status.WAIVED)
+                .exclude(status__in=CLOSED_WITHOUT_DUTY)
                 .order_by("-due_date", "-id")
             )
         # `loaded` is latest due first.
@@ -274,7 +288,7 @@ class NoticeOfViolation(FlowModel):
         if loaded is None:
             loaded = list(
                 self.deadlines()
-                .exclude(status=Deadline.Status.WAIVED)
+                .exclude(status__in=CLOSED_WITHOUT_DUTY)
                 .order_by("-due_date", "-id")
             )
         return [d for d in loaded if d.rule_id in COMPLIANCE_RULES]
@@ -520,6 +534,35 @@ class NoticeOfViolation(FlowModel):
     )
     def supersede(self):
         self.superseded_on = timezone.localdate()
+
+    @transition(
+        status,
+        source=[NoticeStatus.ISSUED, NoticeStatus.NOT_COMPLIED],
+        target=NoticeStatus.CLOSED,
+        permission=smo,
+        custom={"label": "Closed with the case", "hidden": True},
+    )
+    def close_with_case(self):
+        """The SMO recorded the case resolved: the notice asks nothing more of
+        the respondent (its clocks end: cases.clocks)."""
+
+    # --- what its clocks count (cases.clocks) ------------------------------------
+    def remediation_period(self) -> dict:
+        """The remediation period the notice sets (R-NOV-2)."""
+        return {"days": self.remediation_days}
+
+    def requirement_clocks(self) -> list[tuple[str, str, dict]]:
+        """One clock per requirement with its own period (R-NOV-1): (purpose,
+        label, period)."""
+        return [
+            (
+                requirement.kind,
+                f"Compliance with requirement ({requirement.number}) of the "
+                "notice of violation",
+                {"days": requirement.compliance_days},
+            )
+            for requirement in self.requirements.exclude(compliance_days=None)
+        ]
 
 
 class NoticeRequirement(models.Model):

@@ -7,14 +7,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cases.citations import cited
-from cases.deadlines.services import (
-    deadlines_for,
-    meet_deadline,
-    open_deadline,
-    open_deadline_for,
-)
-from cases.models import CaseEvent, Deadline
+from cases.clocks import apply as apply_clocks
+from cases.deadlines.services import deadlines_for, open_deadline_for
+from cases.models import CaseEvent
 from cases.roles import Role, has_role, require_role
 from cases.timeline import record_event
 from cases.uploads import sha256_of
@@ -27,7 +22,7 @@ from ..models import (
     NoticeOfViolation,
 )
 from .flow import Refused, run_step
-from .notices import _waive_open, case_recipients
+from .notices import case_recipients
 
 MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
 
@@ -165,9 +160,6 @@ def _file(*, notice, appellant, filed_on, grounds, actor, summary_by, online=Non
         recorded_by=actor,
         **(online or {}),
     )
-    window = open_deadline_for(notice, "R-APL-1")
-    if window is not None:
-        meet_deadline(window, on=filed_on, actor=actor)
     summary = (
         f"Appeal {appeal.pk} of notice {notice.pk} filed by {appellant.name}"
         f"{summary_by} on {filed_on:%Y-%m-%d}"
@@ -184,13 +176,8 @@ def _file(*, notice, appellant, filed_on, grounds, actor, summary_by, online=Non
         rule_id="R-APL-1",
         subject=appeal,
     )
-    open_deadline(
-        rule_id="R-APL-2",
-        event_date=filed_on,
-        source=appeal,
-        case=notice.case,
-        actor=actor,
-    )
+    # R-APL-1 met; the hearing-by clock (R-APL-2) starts unless it is late.
+    apply_clocks(appeal, "file", actor=actor)
     return appeal
 
 
@@ -374,51 +361,15 @@ def appeal_decide(
         )
 
     def after(decided):
+        # The clocks (R-APL-2 met, R-APL-3 started, R-COR-1 replacing the
+        # notice's own dates when upheld) are the clock table's (cases.clocks).
         notice = decided.notice
-        case = notice.case
-        hearing = open_deadline_for(decided, "R-APL-2")
-        if hearing is not None:
-            meet_deadline(
-                hearing, on=timezone.localtime(decided.hearing_at).date(), actor=actor
-            )
-        for purpose, label in (
-            ("file", "File the Board's decision with the municipal clerk"),
-            ("mail", "Mail the Board's decision by certified mail to the discharger"),
-        ):
-            open_deadline(
-                rule_id="R-APL-3",
-                event_date=decided_on,
-                source=decided,
-                case=case,
-                actor=actor,
-                purpose=purpose,
-                label=label,
-                responsible="clerk",
-            )
         if decided.decision == Decision.MODIFIED:
             _requirements_modified(decided, actor)
         elif decided.decision == Decision.UPHELD:
-            # The remediation deadline gives way to the correction period.
-            for old in deadlines_for(notice).filter(
-                status=Deadline.Status.OPEN, rule_id="R-NOV-2"
-            ):
-                from cases.deadlines.services import waive_deadline
-
-                waive_deadline(
-                    old,
-                    actor=actor,
-                    reason=f"Replaced by the correction period after the Board's "
-                    f"decision of {decided_on:%Y-%m-%d} (R-COR-1).",
-                )
-            deadline = open_deadline(
-                rule_id="R-COR-1",
-                event_date=decided_on,
-                source=notice,
-                case=case,
-                actor=actor,
-            )
+            deadline = open_deadline_for(notice, "R-COR-1")
             record_event(
-                case=case,
+                case=notice.case,
                 actor=actor,
                 kind="enforcement",
                 summary=f"Corrective-measures clock started: correct by "
@@ -434,9 +385,6 @@ def appeal_decide(
                 actor=actor,
                 event_kind="notice",
                 detail=f"The Board of Trustees reversed the SMO on {decided_on:%Y-%m-%d}.",
-                after=lambda n: _waive_open(
-                    n, actor, "Notice withdrawn: the Board reversed the SMO on appeal."
-                ),
             )
 
     return run_step(
@@ -457,25 +405,11 @@ def appeal_decide(
 
 
 def _requirements_modified(decided, actor):
-    """After a modified decision: the notice appealed keeps no compliance clock
-    of its own (its R-NOV-2 deadline is waived, no R-COR-1 opens); the chronology
-    says what the SMO does next."""
-    from cases.deadlines.services import waive_deadline
-
+    """After a modified decision the notice appealed keeps no compliance clock
+    of its own (the clock table ends them); the chronology says what the SMO
+    does next."""
     notice = decided.notice
     on = decided.decided_on
-    for old in deadlines_for(notice).filter(
-        status=Deadline.Status.OPEN, rule_id__in=["R-NOV-2", "R-COR-1"]
-    ):
-        waive_deadline(
-            old,
-            actor=actor,
-            reason=f"Modified by the Board on {on:%Y-%m-%d}: the requirements "
-            "that stand are those of the notice that supersedes "
-            f"NOV-{notice.pk}, with its own dates "
-            + cited("R-COR-1", "({section} runs R-COR-1 only from a decision ")
-            + "upholding the SMO).",
-        )
     record_event(
         case=notice.case,
         actor=actor,
@@ -488,6 +422,10 @@ def _requirements_modified(decided, actor):
         rule_id="R-COR-1",
         subject=notice,
     )
+
+
+# The clock table's step for each act the clerk records (cases.clocks).
+_RECORD_STEPS = {"filed": "record_filing", "mailed": "record_mailing"}
 
 
 def _record_act(appeal, actor, purpose, on, field_values, what):
@@ -520,13 +458,12 @@ def _record_act(appeal, actor, purpose, on, field_values, what):
             locked, "R-APL-3", {"filed": "file", "mailed": "mail"}[purpose]
         )
         warning = ""
-        if deadline is not None:
-            if on > deadline.due_date:
-                warning = (
-                    f"{what} on {on:%Y-%m-%d} is after the limit "
-                    f"{deadline.due_date:%Y-%m-%d} (five days after the decision, R-APL-3)."
-                )
-            meet_deadline(deadline, on=on, actor=actor)
+        if deadline is not None and on > deadline.due_date:
+            warning = (
+                f"{what} on {on:%Y-%m-%d} is after the limit "
+                f"{deadline.due_date:%Y-%m-%d} (five days after the decision, R-APL-3)."
+            )
+        apply_clocks(locked, _RECORD_STEPS[purpose], actor=actor)
         record_event(
             case=locked.case,
             actor=actor,
@@ -577,14 +514,18 @@ def appeal_record_mailing(
     )
 
 
+def appeal_accept_late(*, appeal, actor) -> Appeal:
+    """Record that the Board accepted an appeal filed after the 15 days
+    (R-APL-1): its hearing-by clock starts, counted from the filing (R-APL-2;
+    the clock table). Who: the clerk."""
+    return run_step(
+        obj=appeal, transition="accept_late", actor=actor, event_kind="appeal"
+    )
+
+
 def appeal_withdraw(*, appeal, actor, reason: str) -> Appeal:
-    """Record that the appellant withdrew the appeal. Who: clerk or SMO."""
-    from cases.deadlines.services import waive_deadline
-
-    def after(withdrawn):
-        for deadline in deadlines_for(withdrawn).filter(status=Deadline.Status.OPEN):
-            waive_deadline(deadline, reason="The appeal was withdrawn.", actor=actor)
-
+    """Record that the appellant withdrew the appeal. Who: clerk or SMO. Its
+    hearing-by clock ends (the clock table)."""
     return run_step(
         obj=appeal,
         transition="withdraw",
@@ -592,5 +533,4 @@ def appeal_withdraw(*, appeal, actor, reason: str) -> Appeal:
         event_kind="appeal",
         fields={"withdrawn_reason": reason},
         detail=reason,
-        after=after,
     )

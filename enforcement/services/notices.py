@@ -9,13 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from cases.citations import cited
-from cases.deadlines.services import (
-    deadlines_for,
-    meet_deadline,
-    open_deadline,
-    waive_deadline,
-)
-from cases.models import CaseStatus, Deadline, Party
+from cases.humanize import human_date
+from cases.models import CaseStatus, Party
 from cases.roles import Role, require_role
 from cases.services import case_run_transition
 from cases.timeline import record_event
@@ -278,35 +273,9 @@ def notice_issue(
                 )
 
     def after(issued):
+        # The clocks the issue starts (R-APL-1, R-NOV-2, R-NOV-1) are the clock
+        # table's (cases.clocks), opened by the kernel before this runs.
         case = issued.case
-        open_deadline(
-            rule_id="R-APL-1",
-            event_date=issued_on,
-            source=issued,
-            case=case,
-            actor=actor,
-        )
-        if issued.remediation_days:
-            open_deadline(
-                rule_id="R-NOV-2",
-                event_date=issued_on,
-                source=issued,
-                case=case,
-                actor=actor,
-                days=issued.remediation_days,
-            )
-        for requirement in issued.requirements.exclude(compliance_days=None):
-            open_deadline(
-                rule_id="R-NOV-1",
-                event_date=issued_on,
-                source=issued,
-                case=case,
-                actor=actor,
-                purpose=requirement.kind,
-                label=f"Compliance with requirement ({requirement.number}) of the "
-                "notice of violation",
-                days=requirement.compliance_days,
-            )
         if issued.supersedes_id:
             old = NoticeOfViolation.objects.get(pk=issued.supersedes_id)
             run_step(
@@ -315,9 +284,6 @@ def notice_issue(
                 actor=actor,
                 event_kind="notice",
                 detail=f"Corrected by notice of violation {issued.pk}.",
-                after=lambda o: _waive_open(
-                    o, actor, f"Superseded by notice {issued.pk}."
-                ),
             )
         if case.status == CaseStatus.VIOLATION_CONFIRMED:
             case_run_transition(case=case, transition="begin_enforcement", actor=actor)
@@ -338,19 +304,6 @@ def notice_issue(
     )
 
 
-def _waive_open(notice, actor, reason):
-    for deadline in deadlines_for(notice).filter(status=Deadline.Status.OPEN):
-        waive_deadline(deadline, reason=reason, actor=actor)
-
-
-def _meet_compliance(notice, actor):
-    for deadline in deadlines_for(notice).filter(
-        status=Deadline.Status.OPEN, rule_id__in=["R-NOV-1", "R-NOV-2", "R-COR-1"]
-    ):
-        meet_deadline(deadline, on=notice.complied_on, actor=actor)
-    _waive_open(notice, actor, "The notice was complied with.")
-
-
 def notice_record_compliance(
     *, notice, actor, complied_on, note=""
 ) -> NoticeOfViolation:
@@ -358,6 +311,15 @@ def notice_record_compliance(
     correction deadline (late if after it)."""
     if complied_on and complied_on > timezone.localdate():
         raise ValidationError({"complied_on": "The date cannot be in the future."})
+    if complied_on and notice.issued_on and complied_on < notice.issued_on:
+        # The clocks it meets (R-NOV-1, R-NOV-2) count from the issue.
+        raise ValidationError(
+            {
+                "complied_on": "The notice was issued on "
+                f"{human_date(notice.issued_on)}; compliance with it cannot be "
+                "dated before that."
+            }
+        )
     return run_step(
         obj=notice,
         transition="record_compliance",
@@ -365,7 +327,6 @@ def notice_record_compliance(
         event_kind="notice",
         fields={"complied_on": complied_on, "compliance_note": note},
         detail=note,
-        after=lambda n: _meet_compliance(n, actor),
     )
 
 
@@ -402,7 +363,6 @@ def notice_withdraw(*, notice, actor, reason) -> NoticeOfViolation:
         event_kind="notice",
         fields={"withdrawn_reason": reason},
         detail=reason,
-        after=lambda n: _waive_open(n, actor, f"Notice withdrawn: {reason}"),
     )
 
 
@@ -528,7 +488,6 @@ def notice_record_service(
 def service_words(record) -> str:
     """What recording a notice's service did, in words, for the user."""
     from cases.deadlines.services import open_deadline_for
-    from cases.humanize import human_date
 
     notice = record.notice
     how = record.get_method_display().lower()

@@ -279,8 +279,17 @@ def _withdrawn(appeal, user, d):
     return done, "Withdrawal recorded."
 
 
+def _accepted_late(appeal, user, d):
+    done = svc.appeal_accept_late(appeal=appeal, actor=user)
+    return done, (
+        "The Board's acceptance of the late appeal is recorded; the hearing is "
+        f"due by {human_date(svc.hearing_by(done))}."
+    )
+
+
 # step of the appeal's state machine → service call returning (appeal, words)
 STEP_SERVICES = {
+    "accept_late": _accepted_late,
     "schedule_hearing": _scheduled,
     "decide": _decided,
     "withdraw": _withdrawn,

@@ -4,7 +4,9 @@ twice without change and leaves a report in triage and a long timeline."""
 import pytest
 from django.core.management import call_command
 
+from cases.clocks import clocks_markdown
 from cases.management.commands.transitions_doc import (
+    CLOCKS_PATH,
     DOC_PATH,
     fsm_fields,
     transitions_markdown,
@@ -18,6 +20,12 @@ def test_committed_transition_diagram_is_current():
     assert DOC_PATH.exists(), "run: make docs"
     assert DOC_PATH.read_text(encoding="utf-8") == transitions_markdown(), (
         "docs/transitions.md is stale: run make docs"
+    )
+
+
+def test_committed_clock_table_page_is_current():
+    assert CLOCKS_PATH.read_text(encoding="utf-8") == clocks_markdown(), (
+        "docs/clocks.md is stale: run make docs"
     )
 
 

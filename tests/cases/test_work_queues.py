@@ -57,6 +57,11 @@ def _appeal(smo, clerk, n, filed_on):
         )
 
 
+def _accepted(clerk, appeal):
+    with village_day(appeal.filed_on):
+        return appeal_svc.appeal_accept_late(appeal=appeal, actor=clerk)
+
+
 def _scheduled(smo, clerk, n, filed_on, hearing_at, location="Village Hall"):
     appeal, _ = schedule_hearing(
         _appeal(smo, clerk, n, filed_on), clerk, hearing_at, location=location
@@ -83,7 +88,11 @@ def clerk_work(smo_user, clerk_user):
         # R-APL-2: 30 days after filing (GCL § 25-a roll-over).
         "schedule_today": _appeal(smo, clerk, 1, dt.date(2026, 11, 3)),  # Dec 3
         "schedule_overdue": _appeal(smo, clerk, 2, dt.date(2026, 11, 1)),  # Dec 1
-        "schedule_later": _appeal(smo, clerk, 3, dt.date(2026, 11, 30)),  # Dec 30
+        # Filed after the 15 days (R-APL-1) and accepted by the Board: its
+        # hearing-by clock counts from the filing.
+        "schedule_later": _accepted(
+            clerk, _appeal(smo, clerk, 3, dt.date(2026, 11, 30))
+        ),  # Dec 30
         "hearing_a": _scheduled(
             smo, clerk, 4, dt.date(2026, 11, 20), aware(2026, 12, 10)
         ),

@@ -183,7 +183,10 @@ def test_upheld_decision_starts_the_five_business_day_clock(
     # Tue 31 (3), Wed Apr 1 (4), Thu Apr 2 (5): due Thursday 2026-04-02.
     assert correction.due_date == dt.date(2026, 4, 2)
     assert notice.compliance_deadline() == correction
-    assert notice.deadlines().get(rule_id="R-NOV-2").status == Deadline.Status.WAIVED
+    # The notice's own date gives way to the correction date (one current date).
+    remediation = notice.deadlines().get(rule_id="R-NOV-2")
+    assert remediation.status == Deadline.Status.REPLACED
+    assert remediation.replaced_by == correction
     # R-APL-3: five days after 2026-03-26 is Tue 2026-03-31, for filing and mailing.
     limits = {
         d.purpose: d.due_date
@@ -214,7 +217,7 @@ def test_a_modified_decision_starts_no_five_business_day_clock(
     )
     notice = appeal.notice
     assert not notice.deadlines().filter(rule_id="R-COR-1").exists()
-    assert notice.deadlines().get(rule_id="R-NOV-2").status == Deadline.Status.WAIVED
+    assert notice.deadlines().get(rule_id="R-NOV-2").status == Deadline.Status.ENDED
     assert notice.compliance_deadline() is None
 
 
@@ -278,14 +281,13 @@ def test_recording_the_filing_before_a_decision_is_refused(appeal, clerk_user):
         )
 
 
-def test_withdrawn_appeal_waives_the_hearing_deadline(appeal, clerk_user, smo_user):
+def test_withdrawn_appeal_ends_the_hearing_deadline(appeal, clerk_user, smo_user):
     with pytest.raises(Refused, match="reason"):
         svc.appeal_withdraw(appeal=appeal, actor=clerk_user, reason="")
     appeal = svc.appeal_withdraw(appeal=appeal, actor=clerk_user, reason="Settled.")
     assert appeal.status == AppealStatus.WITHDRAWN
     assert (
-        svc.deadlines_for(appeal).get(rule_id="R-APL-2").status
-        == Deadline.Status.WAIVED
+        svc.deadlines_for(appeal).get(rule_id="R-APL-2").status == Deadline.Status.ENDED
     )
     # With no appeal pending, the SMO may record non-compliance again.
     notice = notice_svc.notice_record_noncompliance(

@@ -111,8 +111,8 @@ def test_a_modified_decision_opens_no_correction_clock_on_the_notice_appealed(
     assert modified.modification == MODIFIED
     assert not notice.deadlines().filter(rule_id="R-COR-1").exists()
     remediation = notice.deadlines().get(rule_id="R-NOV-2")
-    assert remediation.status == Deadline.Status.WAIVED
-    assert "Modified by the Board on 2026-03-26" in remediation.waived_reason
+    assert remediation.status == Deadline.Status.ENDED
+    assert "The Board modified the notice on appeal" in remediation.waived_reason
     assert notice.compliance_deadline() is None
     assert CaseEvent.objects.filter(
         summary__startswith="Modified by the Board on 2026-03-26: no five-business-day"

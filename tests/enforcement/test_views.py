@@ -6,6 +6,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
+from cases.deadlines.services import deadlines_for
 from cases.models import CaseEvent
 from enforcement.models import (
     AccessSuspension,
@@ -205,6 +206,13 @@ def test_clerk_records_a_late_appeal_hearing_and_upheld_decision(
     assert appeal.is_late
     assert "flagged LATE" in response.content.decode()
     step = lambda a: reverse("enforcement:appeal_step", args=[appeal.pk, a])  # noqa: E731
+    # A late appeal starts no hearing-by clock until the Board accepts it.
+    assert not deadlines_for(appeal).filter(rule_id="R-APL-2").exists()
+    page = client.get(appeal.get_absolute_url()).content.decode()
+    assert "Record the Board&#x27;s acceptance of the late appeal" in page
+    with village_day(dt.date(2026, 3, 19)):
+        client.post(step("accept_late"), confirmed("accept_late"), follow=True)
+    assert deadlines_for(appeal).get(rule_id="R-APL-2").event_date == appeal.filed_on
     with village_day(dt.date(2026, 3, 19)):  # scheduled the day it was filed
         response = client.post(
             step("schedule_hearing"),

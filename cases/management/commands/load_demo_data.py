@@ -16,6 +16,7 @@ DEMO_MODULES = [
     "cases.demo_cases",
     "inspections.demo",
     "enforcement.demo",
+    "enforcement.demo_clocks",
     "cases.portal.demo",  # last: prints the codes the documents above printed
 ]
 

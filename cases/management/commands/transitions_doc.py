@@ -9,7 +9,10 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django_fsm import FSMFieldMixin
 
+from cases.clocks import clocks_markdown
+
 DOC_PATH = Path(settings.BASE_DIR) / "docs" / "transitions.md"
+CLOCKS_PATH = Path(settings.BASE_DIR) / "docs" / "clocks.md"
 PROJECT_APPS = ("cases", "inspections", "enforcement")
 
 
@@ -101,9 +104,13 @@ def transitions_markdown() -> str:
 
 
 class Command(BaseCommand):
-    help = "Write docs/transitions.md from every FSM of the project."
+    help = (
+        "Write docs/transitions.md from every FSM of the project and "
+        "docs/clocks.md from the clock table."
+    )
 
     def handle(self, *args, **options):
         DOC_PATH.parent.mkdir(parents=True, exist_ok=True)
         DOC_PATH.write_text(transitions_markdown(), encoding="utf-8")
-        self.stdout.write(f"Wrote {DOC_PATH}")
+        CLOCKS_PATH.write_text(clocks_markdown(), encoding="utf-8")
+        self.stdout.write(f"Wrote {DOC_PATH} and {CLOCKS_PATH}")
