@@ -1,4 +1,5 @@
-"""Dates and times as staff read them: "Thu, Dec 3, 2026" and "2:04 PM" (issue 16).
+"""Dates and times as staff read them: "Thu, Dec 3, 2026" and "2:04 PM" (issue 16);
+in a sentence, "Monday, March 16, 2026" (human_long_date).
 
 Letters and PDFs keep their own date style; these are for staff pages and
 their messages."""
@@ -11,17 +12,27 @@ from django.utils import timezone
 from django.utils.dateformat import format as date_format
 
 DATE = "D, M j, Y"
+LONG_DATE = "l, F j, Y"  # in a sentence to a person: "Monday, March 16, 2026"
 TIME = "g:i A"
 
 
-def human_date(value) -> str:
+def _formatted_date(value, fmt: str) -> str:
     if not value:
         return ""
     if not isinstance(value, dt.date):  # already words (a chronology row's text)
         return str(value)
     if isinstance(value, dt.datetime):
         value = timezone.localtime(value) if timezone.is_aware(value) else value
-    return date_format(value, DATE)
+    return date_format(value, fmt)
+
+
+def human_date(value) -> str:
+    return _formatted_date(value, DATE)
+
+
+def human_long_date(value) -> str:
+    """A date as a sentence says it: "Monday, March 16, 2026" (issue 25)."""
+    return _formatted_date(value, LONG_DATE)
 
 
 def human_time(value) -> str:

@@ -8,12 +8,15 @@ $700 nor more than $1,000", and in each case imprisonment not exceeding six
 months, or both. The fine and any imprisonment are the court's; the system shows
 the range a proposed fine must fall in.
 
-Counting: the tier of an offense committed on day D is 1 + the prior offenses
-committed on or after the same calendar date five years before D and before D
-(GCL § 58 and § 30: a year is twelve months; 29 February → 28 February).
-Acquittals and dismissals are no offense and are not counted; offenses still
-pending in court are counted and said so, because the tier is only confirmed
-by a conviction.
+Counting: the tier of an offense committed on day D is 1 + the person's prior
+convictions (a guilty plea is one) of offenses committed on or after the same
+calendar date five years before D and before D (GCL § 58 and § 30: a year is
+twelve months; 29 February → 28 February). The ordinance raises the tier "for
+conviction of a second offense both of which were committed within a period of
+five years": the window is between the dates the offenses were committed, and
+only a conviction counts. A charge still pending in court is listed as
+"pending, not counted" and does not raise the tier (issue 25); acquittals and
+dismissals are no offense and are not listed.
 
 The tiers (TIERS) are defined here only: the notice's fine check and its
 printed offense (enforcement.documents) read them.
@@ -83,39 +86,52 @@ def tier_numbered(number: int) -> Tier | None:
 
 @dataclass(frozen=True)
 class PriorOffense:
+    """Another offense of the person: a conviction, unless `pending` (charged,
+    no court outcome yet)."""
+
     committed_on: dt.date
     description: str = ""
     pending: bool = False
+
+
+def _listed(offense: PriorOffense) -> str:
+    return f"{offense.committed_on:%Y-%m-%d}" + (
+        f" ({offense.description})" if offense.description else ""
+    )
 
 
 @dataclass(frozen=True)
 class TierComputation:
     committed_on: dt.date
     window_start: dt.date
-    counted: tuple[PriorOffense, ...]
-    not_counted: tuple[PriorOffense, ...]
+    counted: tuple[PriorOffense, ...]  # convictions within the five years
+    not_counted: tuple[PriorOffense, ...]  # offenses before the five years
     tier: Tier
+    # Charges within the five years still pending in court: not counted (R-PEN-2).
+    pending: tuple[PriorOffense, ...] = ()
 
     @property
     def explanation(self) -> str:
         lines = [
             f"Offense committed {self.committed_on:%A %Y-%m-%d}. Five years back "
-            f"from it is {self.window_start:%Y-%m-%d}; offenses committed from "
-            f"{self.window_start:%Y-%m-%d} up to the day before count "
-            f"({citation('R-PEN-1').section}, GCL § 58)."
+            f"from it is {self.window_start:%Y-%m-%d}; convictions of offenses "
+            f"committed from {self.window_start:%Y-%m-%d} up to the day before "
+            f"count ({citation('R-PEN-1').section}, GCL § 58)."
         ]
         if self.counted:
-            listed = "; ".join(
-                f"{o.committed_on:%Y-%m-%d}"
-                + (f" ({o.description})" if o.description else "")
-                + (" — court outcome pending" if o.pending else "")
-                for o in self.counted
-            )
             lines.append(
-                f"Prior offenses within five years: {len(self.counted)} — {listed}."
+                f"Prior convictions within five years: {len(self.counted)} — "
+                + "; ".join(_listed(o) for o in self.counted)
+                + "."
             )
         else:
-            lines.append("Prior offenses within five years: none.")
+            lines.append("Prior convictions within five years: none.")
+        if self.pending:
+            lines.append(
+                "Charges still in court: "
+                + "; ".join(f"{_listed(o)}, pending, not counted" for o in self.pending)
+                + " (only a conviction counts)."
+            )
         if self.not_counted:
             lines.append(
                 "Earlier offenses outside the five years, not counted: "
@@ -127,11 +143,6 @@ class TierComputation:
             f"1 + {len(self.counted)} = {n}: a {self.tier.name} ({self.tier.rule_id}), "
             f"punishable by {self.tier.range_words} or {IMPRISONMENT}."
         )
-        if any(o.pending for o in self.counted):
-            lines.append(
-                "An offense counted is still pending in court: the tier stands "
-                "only if it ends in a conviction."
-            )
         return " ".join(lines)
 
 
@@ -143,16 +154,20 @@ def five_years_before(day: dt.date) -> dt.date:
 
 def tier_for(committed_on: dt.date, history: list[PriorOffense]) -> TierComputation:
     """The tier of an offense committed on `committed_on`, given the person's
-    other offenses (already without acquittals and dismissals)."""
+    other offenses (already without acquittals and dismissals): 1 + the
+    convictions of offenses committed in the five years before it (R-PEN-2,
+    R-PEN-3); charges pending in court in those years are listed, not counted."""
     start = five_years_before(committed_on)
     earlier = sorted(
         (o for o in history if o.committed_on < committed_on),
         key=lambda o: o.committed_on,
     )
-    counted = tuple(o for o in earlier if o.committed_on >= start)
+    within = [o for o in earlier if o.committed_on >= start]
+    counted = tuple(o for o in within if not o.pending)
+    pending = tuple(o for o in within if o.pending)
     not_counted = tuple(o for o in earlier if o.committed_on < start)
     tier = TIERS[min(len(counted), len(TIERS) - 1)]
-    return TierComputation(committed_on, start, counted, not_counted, tier)
+    return TierComputation(committed_on, start, counted, not_counted, tier, pending)
 
 
 def tier_for_party(
@@ -162,17 +177,12 @@ def tier_for_party(
     `exclude_case` leaves out offenses recorded for the very case being charged."""
     from .models import OffenseRecord
 
-    records = OffenseRecord.objects.filter(party=party).exclude(
-        outcome__in=OffenseRecord.NOT_COUNTED
+    records = OffenseRecord.objects.filter(
+        party=party, outcome__in=OffenseRecord.TIER_LISTED
     )
     if exclude_case is not None:
         records = records.exclude(case=exclude_case)
-    history = [
-        PriorOffense(
-            r.committed_on, r.description, r.outcome == OffenseRecord.Outcome.PENDING
-        )
-        for r in records
-    ]
+    history = [PriorOffense(r.committed_on, r.description, r.pending) for r in records]
     return tier_for(committed_on, history)
 
 

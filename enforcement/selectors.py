@@ -1,11 +1,16 @@
 """Reads of the enforcement app: lists, the case's remedies, the clerk's lists,
-what awaits a sign-off, the continued-violation count."""
+what awaits a sign-off, the continued-violation count, a notice served late."""
+
+import datetime as dt
+from dataclasses import dataclass
 
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import Count, Prefetch, prefetch_related_objects
 from django.utils import timezone
 
+from cases.deadlines.engine import RULES
 from cases.deadlines.services import deadlines_for
+from cases.humanize import human_long_date
 from cases.models import CLOSED_WITHOUT_DUTY, Deadline
 from cases.paging import rows_by_ids
 from cases.roles import Role, has_role
@@ -23,12 +28,14 @@ from .models import (
     NoticeOfViolation,
     NoticeStatus,
     NuisanceAbatement,
+    ServiceRecord,
 )
 from .penalties import (
     ContinuedViolation,
     continued_violation,
     continued_violation_start,
 )
+from .services.appeals import appeal_due_date
 
 # Each remedy workflow (R-REM-1: any number at once on a case), by URL slug.
 REMEDY_MODELS = {
@@ -119,6 +126,89 @@ def continued_violation_for(notice, as_of=None) -> ContinuedViolation | None:
         basis=start.basis,
         complied_on=notice.complied_on,
     )
+
+
+# The days to appeal count from the notice's issue, not its service (R-APL-1):
+# a notice first served more than this many days after its issue is served late,
+# and its page and the service message say how many days to appeal were left.
+LATE_SERVICE_AFTER_DAYS = 3
+
+
+@dataclass(frozen=True)
+class LateService:
+    """A notice first served more than LATE_SERVICE_AFTER_DAYS after its issue:
+    how many of the days to appeal (R-APL-1) were left on the day of service,
+    counted to the stored last day to appeal (GCL § 20: not the day of service)."""
+
+    record: ServiceRecord
+    issued_on: dt.date
+    last_day_to_appeal: dt.date
+
+    @property
+    def days_after_issue(self) -> int:
+        return (self.record.served_on - self.issued_on).days
+
+    @property
+    def days_left(self) -> int:
+        return max(0, (self.last_day_to_appeal - self.record.served_on).days)
+
+    @property
+    def days_to_appeal(self) -> int:
+        return RULES["R-APL-1"].amount
+
+    @property
+    def words(self) -> str:
+        served = (
+            f"Served on {human_long_date(self.record.served_on)}, "
+            f"{self.days_after_issue} days after the notice was issued: "
+        )
+        last_day = human_long_date(self.last_day_to_appeal)
+        if self.days_left:
+            return (
+                f"{served}the respondent had {self.days_left} of the "
+                f"{self.days_to_appeal} days to appeal left (last day to appeal: "
+                f"{last_day})."
+            )
+        if self.record.served_on == self.last_day_to_appeal:
+            return (
+                f"{served}the respondent had none of the {self.days_to_appeal} "
+                f"days to appeal left: the day of service, {last_day}, was the "
+                "last day to appeal."
+            )
+        return (
+            f"{served}the respondent had none of the {self.days_to_appeal} days "
+            f"to appeal left: the last day to appeal was {last_day}, before the "
+            "notice was served."
+        )
+
+    @property
+    def remedy_words(self) -> str:
+        return (
+            f"To give the respondent the full {self.days_to_appeal} days to "
+            "appeal, issue the notice again: “Issue a correction” drafts a copy of "
+            "this notice; once issued, it replaces this one and the days to "
+            "appeal count from its issue. Or withdraw the notice."
+        )
+
+
+def late_service(notice, services=None) -> LateService | None:
+    """Whether `notice` was served late: its first service not returned
+    (`services`: its service records, if already read), more than
+    LATE_SERVICE_AFTER_DAYS after its issue, with the stored last day to appeal
+    (R-APL-1). None when served in time, not served, or not issued."""
+    if notice.issued_on is None:
+        return None
+    if services is None:
+        services = notice.service_records.all()
+    first = next((s for s in services if not s.returned), None)
+    if first is None:
+        return None
+    if (first.served_on - notice.issued_on).days <= LATE_SERVICE_AFTER_DAYS:
+        return None
+    last_day = appeal_due_date(notice)
+    if last_day is None:
+        return None
+    return LateService(first, notice.issued_on, last_day)
 
 
 def _limit(appeal, rule_id, purpose=""):

@@ -19,8 +19,13 @@ class OffenseRecord(models.Model):
         ACQUITTED = "acquitted", "Acquitted"
         DISMISSED = "dismissed", "Dismissed"
 
-    # An acquittal or a dismissal is no offense: it does not count toward a tier.
+    # An acquittal or a dismissal is no offense: left out of the person's history.
     NOT_COUNTED = (Outcome.ACQUITTED, Outcome.DISMISSED)
+    # § 132-13 B raises the tier "for conviction of a second offense" (R-PEN-2,
+    # R-PEN-3): only a conviction counts (a guilty plea is one). A charge pending
+    # in court is listed with the tier's working, not counted (issue 25).
+    CONVICTIONS = (Outcome.CONVICTED, Outcome.PLEA)
+    TIER_LISTED = (*CONVICTIONS, Outcome.PENDING)
 
     party = models.ForeignKey(Party, on_delete=models.PROTECT, related_name="offenses")
     case = models.ForeignKey(
@@ -54,5 +59,15 @@ class OffenseRecord(models.Model):
         return f"{self.party} {self.committed_on}: {self.description[:40]}"
 
     @property
-    def counts(self) -> bool:
-        return self.outcome not in self.NOT_COUNTED
+    def pending(self) -> bool:
+        return self.outcome == self.Outcome.PENDING
+
+    @property
+    def tier_words(self) -> str:
+        """What this offense does to the penalty tier of a later one, for the
+        offense history page (enforcement.penalties counts)."""
+        if self.outcome in self.CONVICTIONS:
+            return "Counted (a conviction)"
+        if self.pending:
+            return "Pending, not counted"
+        return "Not counted (no offense)"

@@ -178,6 +178,8 @@ def _render_detail(request, pk, *, bound=None, status=200):
             if may_record_delivery and record.awaits_delivery_outcome
             else None
         )
+    late = selectors.late_service(notice, services)
+    actions = action_forms(notice, request.user, NOTICE_STEP_FORMS, bound=bound)
     tier = None
     if notice.requires_fine() and notice.fine_max is None:
         tier = tier_for_party(
@@ -188,13 +190,19 @@ def _render_detail(request, pk, *, bound=None, status=200):
         "enforcement/notice_detail.html",
         {
             "notice": notice,
-            "actions": action_forms(
-                notice, request.user, NOTICE_STEP_FORMS, bound=bound
-            ),
+            "actions": actions,
             "deadlines": selectors.key_dates(notice),
             "continued": selectors.continued_violation_for(notice),
             "service_form": ServiceForm(),
             "services": services,
+            "late_service": late,
+            # The existing ways to issue the notice again (a correction) or
+            # withdraw it, offered beside the late service's words.
+            "late_service_may_correct": late is not None
+            and may_write
+            and notice.can_be_corrected(),
+            "late_service_may_withdraw": late is not None
+            and any(a.name == "withdraw" and a.enabled for a, _ in actions),
             "tier": tier,
             "correction": NoticeOfViolation.objects.filter(supersedes=notice).first(),
             "may_write": may_write,
@@ -300,6 +308,9 @@ def notice_service(request, pk):
         )
         if done is not None:
             messages.success(request, svc.service_words(done))
+            late = selectors.late_service(notice)
+            if late is not None and late.record.pk == done.pk:
+                messages.warning(request, f"{late.words} {late.remedy_words}")
             return redirect("enforcement:notice_detail", pk=pk)
     return render(
         request,

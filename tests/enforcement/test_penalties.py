@@ -76,23 +76,71 @@ def test_fine_error_names_the_range():
     assert fine_error(tier_for(NEW, []), Decimal("0")) != ""
 
 
+def offense(party, committed_on, outcome, description="Pool water to the MS4"):
+    return OffenseRecord.objects.create(
+        party=party,
+        committed_on=committed_on,
+        description=description,
+        outcome=outcome,
+    )
+
+
+# Only convictions count (§ 132-13 B, R-PEN-2/R-PEN-3, issue 25). This test said
+# tier 2 for a pending charge before issue 25; a pending charge is now listed,
+# not counted.
 @pytest.mark.django_db
-def test_acquittals_do_not_count_and_pending_is_said(owner, confirmed_case):
-    OffenseRecord.objects.create(
-        party=owner,
-        committed_on=dt.date(2024, 1, 1),
-        description="a",
-        outcome=OffenseRecord.Outcome.ACQUITTED,
-    )
-    OffenseRecord.objects.create(
-        party=owner,
-        committed_on=dt.date(2025, 1, 1),
-        description="b",
-        outcome=OffenseRecord.Outcome.PENDING,
-    )
+def test_acquittals_do_not_count_and_pending_is_listed_not_counted(owner):
+    offense(owner, dt.date(2024, 1, 1), OffenseRecord.Outcome.ACQUITTED, "a")
+    offense(owner, dt.date(2025, 1, 1), OffenseRecord.Outcome.PENDING, "b")
+    result = tier_for_party(owner, NEW)
+    assert result.tier.number == 1
+    assert "2025-01-01 (b), pending, not counted" in result.explanation
+    assert "2024-01-01" not in result.explanation  # an acquittal is no offense
+
+
+@pytest.mark.django_db
+def test_a_pending_charge_alone_leaves_a_first_offense(owner):
+    offense(owner, dt.date(2025, 9, 1), OffenseRecord.Outcome.PENDING, "Dumping")
+    result = tier_for_party(owner, NEW)
+    assert result.tier.number == 1
+    assert "Prior convictions within five years: none." in result.explanation
+    assert "2025-09-01 (Dumping), pending, not counted" in result.explanation
+    assert "1 + 0 = 1: a first offense (R-PEN-1)" in result.explanation
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "outcome", [OffenseRecord.Outcome.CONVICTED, OffenseRecord.Outcome.PLEA]
+)
+def test_one_conviction_within_five_years_makes_a_second_offense(owner, outcome):
+    offense(owner, dt.date(2023, 5, 1), outcome)
     result = tier_for_party(owner, NEW)
     assert result.tier.number == 2
-    assert "pending" in result.explanation
+    assert (result.tier.minimum, result.tier.maximum) == (350, 700)
+    assert "Prior convictions within five years: 1 — 2023-05-01" in (result.explanation)
+
+
+@pytest.mark.django_db
+def test_a_conviction_older_than_five_years_is_not_counted(owner):
+    # Committed five years and a day before the new offense (GCL § 58).
+    offense(owner, dt.date(2021, 6, 14), OffenseRecord.Outcome.CONVICTED)
+    result = tier_for_party(owner, NEW)
+    assert result.tier.number == 1
+    assert "outside the five years, not counted: 2021-06-14" in result.explanation
+
+
+@pytest.mark.django_db
+def test_two_convictions_within_five_years_make_a_third_offense(owner):
+    offense(owner, dt.date(2022, 2, 1), OffenseRecord.Outcome.CONVICTED)
+    offense(owner, dt.date(2025, 2, 1), OffenseRecord.Outcome.PLEA)
+    offense(owner, dt.date(2025, 12, 1), OffenseRecord.Outcome.PENDING)
+    result = tier_for_party(owner, NEW)
+    assert result.tier.number == 3
+    assert (result.tier.minimum, result.tier.maximum) == (700, 1000)
+    assert "1 + 2 = 3" in result.explanation
+    assert "2025-12-01 (Pool water to the MS4), pending, not counted" in (
+        result.explanation
+    )
 
 
 @pytest.mark.django_db
@@ -102,6 +150,7 @@ def test_offenses_of_the_case_charged_are_left_out(owner, confirmed_case):
         case=confirmed_case,
         committed_on=dt.date(2026, 1, 1),
         description="this one",
+        outcome=OffenseRecord.Outcome.CONVICTED,
     )
     assert tier_for_party(owner, NEW, exclude_case=confirmed_case).tier.number == 1
     assert tier_for_party(owner, NEW).tier.number == 2
