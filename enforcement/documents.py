@@ -115,6 +115,7 @@ class NoticeOfViolationFacts(DocumentFacts):
     kind: ClassVar[str] = DocumentKind.NOTICE_OF_VIOLATION
     template: ClassVar[str] = "documents/notice_of_violation.html"
     rule_id: ClassVar[str] = "R-NOV-1"
+    invites_appeal: ClassVar[bool] = True  # the one appeal of § 132-14 (R-APL-1)
 
     premises_address: str
     # The prohibitions violated (e.g. R-PRO-1), from prohibitions_violated(case).
@@ -507,9 +508,20 @@ class CorrectiveInvoiceFacts(DocumentFacts):
 
 
 class AppealOutcome(models.TextChoices):
-    UPHELD = "upheld", "The determination of the SMO is upheld"
-    MODIFIED = "modified", "The determination of the SMO is modified"
-    REVERSED = "reversed", "The determination of the SMO is reversed"
+    UPHELD = "upheld", "Upheld"
+    MODIFIED = "modified", "Modified"
+    REVERSED = "reversed", "Reversed"
+
+
+# What the decision letter says the Board did, in a sentence (issue 25).
+OUTCOME_WORDS = {
+    AppealOutcome.UPHELD: "The Board of Trustees upheld the Stormwater Management "
+    "Officer's determination.",
+    AppealOutcome.MODIFIED: "The Board of Trustees modified the Stormwater "
+    "Management Officer's determination.",
+    AppealOutcome.REVERSED: "The Board of Trustees reversed the Stormwater "
+    "Management Officer's determination.",
+}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -534,10 +546,11 @@ class AppealDecisionFacts(DocumentFacts):
     # municipal clerk and the certified mailing (R-APL-3) only once recorded.
     filed_with_clerk_on: dt.date | None = None
     mailed_on: dt.date | None = None
-    # Upheld: the stored R-COR-1 deadline (five business days from the decision
-    # "upholding the decision of the SMO", § 132-15 A) and its explanation.
+    # Upheld: the due date of the notice's stored R-COR-1 deadline, as the
+    # deadline engine stored it (§ 132-15 A), when there is one. Its
+    # explanation is the engine's (rule ids, ISO dates): the office's, not
+    # the letter's.
     correction_due_on: dt.date | None = None
-    correction_explanation: str = ""
     # Modified (§ 132-14): what the Board modified, and the notice superseding
     # the one appealed once the SMO has issued it (its requirements stand).
     modification: str = ""
@@ -567,14 +580,12 @@ class AppealDecisionFacts(DocumentFacts):
         if blank(self.notice_number):
             found.append("the notice of violation appealed is not identified")
         if self.upholds:
-            if self.correction_due_on is None:
-                found.append("the last day to correct (R-COR-1) is missing")
-            elif isinstance(self.decided_on, dt.date) and not (
-                self.correction_due_on > self.decided_on
+            if (
+                isinstance(self.correction_due_on, dt.date)
+                and isinstance(self.decided_on, dt.date)
+                and not (self.correction_due_on > self.decided_on)
             ):
                 found.append("the last day to correct is not after the decision")
-            if blank(self.correction_explanation):
-                found.append("the explanation of the last day to correct is missing")
         elif self.correction_due_on is not None:
             found.append(
                 "a last day to correct (R-COR-1) is given only for a decision "
@@ -613,8 +624,8 @@ class AppealDecisionFacts(DocumentFacts):
         return found
 
     @property
-    def outcome_label(self) -> str:
-        return AppealOutcome(self.outcome).label
+    def outcome_words(self) -> str:
+        return OUTCOME_WORDS[AppealOutcome(self.outcome)]
 
 
 # --- sample facts (the template preview, the demo and tests) --------------------
@@ -720,12 +731,6 @@ def sample_appeal_decision() -> AppealDecisionFacts:
         filed_with_clerk_on=dt.date(2026, 2, 27),
         mailed_on=dt.date(2026, 2, 27),
         correction_due_on=dt.date(2026, 3, 5),
-        correction_explanation="5 business days after Thursday 2026-02-26 is "
-        "Thursday 2026-03-05. Rule R-COR-1 (Correction of the violation after the "
-        "appeal decision) counts from the decision upholding the Stormwater "
-        "Management Officer; that day itself is not counted, and business days "
-        "are Monday to Friday except New York public holidays and days the "
-        "village office is closed.",
     )
 
 
@@ -942,8 +947,9 @@ def appeal_decision_contract(appeal) -> AppealDecisionFacts:
     """The decision letter once the Board has decided (status decided/closed),
     stating the facts as recorded: the filing with the municipal clerk and the
     certified mailing only once recorded (R-APL-3); upheld, the last day to
-    correct as stored (R-COR-1) with the engine's explanation; modified, what
-    the Board modified and, once issued, the notice whose requirements stand."""
+    correct as the notice's R-COR-1 deadline stores it (read, never computed
+    here); modified, what the Board modified and, once issued, the notice whose
+    requirements stand."""
     notice = appeal.notice
     hearing = (
         timezone.localtime(appeal.hearing_at).date() if appeal.hearing_at else None
@@ -957,7 +963,9 @@ def appeal_decision_contract(appeal) -> AppealDecisionFacts:
         problems.append("the notice appealed has not been issued")
     if problems:
         raise FactsInvalid(DocumentKind.APPEAL_DECISION, problems)
-    correction = appeal.correction_deadline()
+    # § 132-15 A: the correction clock follows a decision upholding the SMO
+    # only; its day is the deadline engine's (R-COR-1), stored on the notice.
+    correction = _stored(notice, "R-COR-1") if appeal.upholds() else None
     superseding = appeal.superseding_notice()
     if superseding is not None and not superseding.is_frozen:
         superseding = None  # a draft: its requirements do not stand yet
@@ -981,7 +989,6 @@ def appeal_decision_contract(appeal) -> AppealDecisionFacts:
         filed_with_clerk_on=appeal.filed_with_clerk_on,
         mailed_on=appeal.mailed_on,
         correction_due_on=correction.due_date if correction else None,
-        correction_explanation=correction.explanation if correction else "",
         modification=appeal.modification if appeal.modifies() else "",
         superseding_notice_number=notice_number(superseding) if superseding else "",
         superseding_notice_issued_on=superseding.issued_on if superseding else None,
