@@ -396,7 +396,9 @@ class AccessRequestBasis(models.TextChoices):
 @dataclass(frozen=True, kw_only=True)
 class AccessRequestFacts(DocumentFacts):
     """The SMO's request for the owner's permission for access to abate the
-    violation and/or restore the property, § 132-15 A (R-COR-1)."""
+    violation and/or restore the property, § 132-15 A (R-COR-1): addressed to
+    the owner (`recipient`), with a copy to the notice's recipient when another
+    person (`copy_to`, the cc line)."""
 
     kind: ClassVar[str] = DocumentKind.ACCESS_REQUEST
     template: ClassVar[str] = "documents/access_request.html"
@@ -411,9 +413,12 @@ class AccessRequestFacts(DocumentFacts):
     appeal_decided_on: dt.date | None = None
     measures: str
     reply_by: dt.date | None = None
+    copy_to: Recipient | None = None
 
     def problems(self) -> list[str]:
         found = super().problems()
+        if self.copy_to is not None and blank(self.copy_to.name):
+            found.append("the name of the person sent a copy is missing")
         if self.basis not in AccessRequestBasis.values:
             found.append("the basis of the request is not known")
         if (
@@ -710,6 +715,9 @@ def sample_access_request() -> AccessRequestFacts:
         appeal_decided_on=dt.date(2026, 2, 16),
         measures="Clean the catch basin; cap the laundry connection at the lot line.",
         reply_by=dt.date(2026, 3, 9),
+        copy_to=Recipient(
+            name="Sample Tenant LLC", address_lines=("1 Sample Lane", "Poquott, NY")
+        ),
     )
 
 
@@ -1012,15 +1020,24 @@ def access_request_measures(notice) -> str:
     )
 
 
+def _access_request_copies(action) -> tuple:
+    copy = action.copy_to
+    return (copy,) if copy is not None else ()
+
+
 @register(
     DocumentKind.ACCESS_REQUEST,
     facts=AccessRequestFacts,
     source="enforcement.correctiveaction",
     sample=sample_access_request,
+    party_of=lambda action: action.owner,
+    copies_of=_access_request_copies,
 )
 def access_request_contract(action) -> AccessRequestFacts:
     """The SMO's letter asking the owner's permission for access to abate
-    (R-COR-1), dated the letter's date; the correction was due on the notice's
+    (R-COR-1), dated the letter's date, addressed to the owner the request
+    names, with a copy to the notice's recipient when another person (the
+    notice's frozen name and address); the correction was due on the notice's
     compliance deadline as stored (R-COR-1 after an upheld appeal, else R-NOV-2,
     else R-APL-1)."""
     from .models import Decision
@@ -1035,28 +1052,39 @@ def access_request_contract(action) -> AccessRequestFacts:
         .first()
     )
     due = notice.compliance_deadline()
-    if due is None:
-        raise FactsInvalid(
-            DocumentKind.ACCESS_REQUEST,
-            ["the notice has no stored compliance deadline"],
-        )
     measures = access_request_measures(notice)
+    problems = []
+    if due is None:
+        problems.append("the notice has no stored compliance deadline")
     if not measures:
-        raise FactsInvalid(
-            DocumentKind.ACCESS_REQUEST,
-            [
-                "the notice of violation requires no measure to abate the "
-                "violation or restore the property (elimination (1) or "
-                "abatement and restoration (3))"
-            ],
+        problems.append(
+            "the notice of violation requires no measure to abate the "
+            "violation or restore the property (elimination (1) or "
+            "abatement and restoration (3))"
         )
+    if action.owner is None:  # a request recorded before the owner was
+        problems.append(
+            "the request names no owner of the premises to address the letter "
+            "to (name the owner on the case)"
+        )
+    if problems:
+        raise FactsInvalid(DocumentKind.ACCESS_REQUEST, problems)
+    copy = action.copy_to
     return AccessRequestFacts(
         **_common(
             action.case,
             f"ACC-{action.pk}",
             action.request_letter_on,
-            _recipient(notice.recipient_name, notice.recipient_address),
+            _recipient(action.owner.name, action.owner.mailing_address),
             _smo(action.created_by),
+        ),
+        copy_to=(
+            _recipient(
+                notice.recipient_name or copy.name,
+                notice.recipient_address or copy.mailing_address,
+            )
+            if copy is not None
+            else None
         ),
         premises_address=_premises(action.case),
         notice_number=notice_number(notice),

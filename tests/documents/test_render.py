@@ -83,6 +83,7 @@ KIND_REQUIREMENTS = {
         squash(f.measures),
         f.notice_number,
         "Monday, February 23, 2026",
+        f"cc: {f.copy_to.name}",
     ],
     DocumentKind.APPEAL_DECISION: lambda f: [
         "The Board of Trustees upheld the Stormwater Management Officer's "
