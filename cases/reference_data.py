@@ -136,6 +136,13 @@ APPEAL_TEXT = (
     "appeal is filed and, within five days of its decision, file its decision with the "
     "municipal clerk and mail a copy to you by certified mail."
 )
+# The Board's own duty once it has decided, in the words of § 132-14 (printed
+# on the decision letter).
+DECISION_FILING_TEXT = (
+    "Within five days of making its decision, the Board of Trustees shall file its "
+    "decision in the office of the municipal clerk and mail a copy of its decision "
+    "by certified mail to the discharger (Village Code § 132-14)."
+)
 # § 132-13 B as adopted, word for word; only "this article" is named for the reader.
 PENALTY_TEXT = (
     "Village Code § 132-13 B: In addition to or as an alternative to any penalty "
@@ -385,7 +392,7 @@ CITATIONS = [
         "§ 132-14",
         "Appeal: decision",
         "Within five days of its decision the Board files it with the municipal clerk and mails a copy by certified mail.",
-        "",
+        DECISION_FILING_TEXT,
     ),
     (
         "R-COR-1",

@@ -115,6 +115,7 @@ class NoticeOfViolationFacts(DocumentFacts):
     kind: ClassVar[str] = DocumentKind.NOTICE_OF_VIOLATION
     template: ClassVar[str] = "documents/notice_of_violation.html"
     rule_id: ClassVar[str] = "R-NOV-1"
+    invites_appeal: ClassVar[bool] = True  # the one appeal of § 132-14 (R-APL-1)
 
     premises_address: str
     # The prohibitions violated (e.g. R-PRO-1), from prohibitions_violated(case).
@@ -395,7 +396,9 @@ class AccessRequestBasis(models.TextChoices):
 @dataclass(frozen=True, kw_only=True)
 class AccessRequestFacts(DocumentFacts):
     """The SMO's request for the owner's permission for access to abate the
-    violation and/or restore the property, § 132-15 A (R-COR-1)."""
+    violation and/or restore the property, § 132-15 A (R-COR-1): addressed to
+    the owner (`recipient`), with a copy to the notice's recipient when another
+    person (`copy_to`, the cc line)."""
 
     kind: ClassVar[str] = DocumentKind.ACCESS_REQUEST
     template: ClassVar[str] = "documents/access_request.html"
@@ -410,9 +413,12 @@ class AccessRequestFacts(DocumentFacts):
     appeal_decided_on: dt.date | None = None
     measures: str
     reply_by: dt.date | None = None
+    copy_to: Recipient | None = None
 
     def problems(self) -> list[str]:
         found = super().problems()
+        if self.copy_to is not None and blank(self.copy_to.name):
+            found.append("the name of the person sent a copy is missing")
         if self.basis not in AccessRequestBasis.values:
             found.append("the basis of the request is not known")
         if (
@@ -507,9 +513,20 @@ class CorrectiveInvoiceFacts(DocumentFacts):
 
 
 class AppealOutcome(models.TextChoices):
-    UPHELD = "upheld", "The determination of the SMO is upheld"
-    MODIFIED = "modified", "The determination of the SMO is modified"
-    REVERSED = "reversed", "The determination of the SMO is reversed"
+    UPHELD = "upheld", "Upheld"
+    MODIFIED = "modified", "Modified"
+    REVERSED = "reversed", "Reversed"
+
+
+# What the decision letter says the Board did, in a sentence (issue 25).
+OUTCOME_WORDS = {
+    AppealOutcome.UPHELD: "The Board of Trustees upheld the Stormwater Management "
+    "Officer's determination.",
+    AppealOutcome.MODIFIED: "The Board of Trustees modified the Stormwater "
+    "Management Officer's determination.",
+    AppealOutcome.REVERSED: "The Board of Trustees reversed the Stormwater "
+    "Management Officer's determination.",
+}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -534,10 +551,11 @@ class AppealDecisionFacts(DocumentFacts):
     # municipal clerk and the certified mailing (R-APL-3) only once recorded.
     filed_with_clerk_on: dt.date | None = None
     mailed_on: dt.date | None = None
-    # Upheld: the stored R-COR-1 deadline (five business days from the decision
-    # "upholding the decision of the SMO", § 132-15 A) and its explanation.
+    # Upheld: the due date of the notice's stored R-COR-1 deadline, as the
+    # deadline engine stored it (§ 132-15 A), when there is one. Its
+    # explanation is the engine's (rule ids, ISO dates): the office's, not
+    # the letter's.
     correction_due_on: dt.date | None = None
-    correction_explanation: str = ""
     # Modified (§ 132-14): what the Board modified, and the notice superseding
     # the one appealed once the SMO has issued it (its requirements stand).
     modification: str = ""
@@ -567,14 +585,12 @@ class AppealDecisionFacts(DocumentFacts):
         if blank(self.notice_number):
             found.append("the notice of violation appealed is not identified")
         if self.upholds:
-            if self.correction_due_on is None:
-                found.append("the last day to correct (R-COR-1) is missing")
-            elif isinstance(self.decided_on, dt.date) and not (
-                self.correction_due_on > self.decided_on
+            if (
+                isinstance(self.correction_due_on, dt.date)
+                and isinstance(self.decided_on, dt.date)
+                and not (self.correction_due_on > self.decided_on)
             ):
                 found.append("the last day to correct is not after the decision")
-            if blank(self.correction_explanation):
-                found.append("the explanation of the last day to correct is missing")
         elif self.correction_due_on is not None:
             found.append(
                 "a last day to correct (R-COR-1) is given only for a decision "
@@ -613,8 +629,8 @@ class AppealDecisionFacts(DocumentFacts):
         return found
 
     @property
-    def outcome_label(self) -> str:
-        return AppealOutcome(self.outcome).label
+    def outcome_words(self) -> str:
+        return OUTCOME_WORDS[AppealOutcome(self.outcome)]
 
 
 # --- sample facts (the template preview, the demo and tests) --------------------
@@ -699,6 +715,9 @@ def sample_access_request() -> AccessRequestFacts:
         appeal_decided_on=dt.date(2026, 2, 16),
         measures="Clean the catch basin; cap the laundry connection at the lot line.",
         reply_by=dt.date(2026, 3, 9),
+        copy_to=Recipient(
+            name="Sample Tenant LLC", address_lines=("1 Sample Lane", "Poquott, NY")
+        ),
     )
 
 
@@ -720,12 +739,6 @@ def sample_appeal_decision() -> AppealDecisionFacts:
         filed_with_clerk_on=dt.date(2026, 2, 27),
         mailed_on=dt.date(2026, 2, 27),
         correction_due_on=dt.date(2026, 3, 5),
-        correction_explanation="5 business days after Thursday 2026-02-26 is "
-        "Thursday 2026-03-05. Rule R-COR-1 (Correction of the violation after the "
-        "appeal decision) counts from the decision upholding the Stormwater "
-        "Management Officer; that day itself is not counted, and business days "
-        "are Monday to Friday except New York public holidays and days the "
-        "village office is closed.",
     )
 
 
@@ -942,8 +955,9 @@ def appeal_decision_contract(appeal) -> AppealDecisionFacts:
     """The decision letter once the Board has decided (status decided/closed),
     stating the facts as recorded: the filing with the municipal clerk and the
     certified mailing only once recorded (R-APL-3); upheld, the last day to
-    correct as stored (R-COR-1) with the engine's explanation; modified, what
-    the Board modified and, once issued, the notice whose requirements stand."""
+    correct as the notice's R-COR-1 deadline stores it (read, never computed
+    here); modified, what the Board modified and, once issued, the notice whose
+    requirements stand."""
     notice = appeal.notice
     hearing = (
         timezone.localtime(appeal.hearing_at).date() if appeal.hearing_at else None
@@ -957,7 +971,9 @@ def appeal_decision_contract(appeal) -> AppealDecisionFacts:
         problems.append("the notice appealed has not been issued")
     if problems:
         raise FactsInvalid(DocumentKind.APPEAL_DECISION, problems)
-    correction = appeal.correction_deadline()
+    # § 132-15 A: the correction clock follows a decision upholding the SMO
+    # only; its day is the deadline engine's (R-COR-1), stored on the notice.
+    correction = _stored(notice, "R-COR-1") if appeal.upholds() else None
     superseding = appeal.superseding_notice()
     if superseding is not None and not superseding.is_frozen:
         superseding = None  # a draft: its requirements do not stand yet
@@ -981,7 +997,6 @@ def appeal_decision_contract(appeal) -> AppealDecisionFacts:
         filed_with_clerk_on=appeal.filed_with_clerk_on,
         mailed_on=appeal.mailed_on,
         correction_due_on=correction.due_date if correction else None,
-        correction_explanation=correction.explanation if correction else "",
         modification=appeal.modification if appeal.modifies() else "",
         superseding_notice_number=notice_number(superseding) if superseding else "",
         superseding_notice_issued_on=superseding.issued_on if superseding else None,
@@ -1005,15 +1020,24 @@ def access_request_measures(notice) -> str:
     )
 
 
+def _access_request_copies(action) -> tuple:
+    copy = action.copy_to
+    return (copy,) if copy is not None else ()
+
+
 @register(
     DocumentKind.ACCESS_REQUEST,
     facts=AccessRequestFacts,
     source="enforcement.correctiveaction",
     sample=sample_access_request,
+    party_of=lambda action: action.owner,
+    copies_of=_access_request_copies,
 )
 def access_request_contract(action) -> AccessRequestFacts:
     """The SMO's letter asking the owner's permission for access to abate
-    (R-COR-1), dated the letter's date; the correction was due on the notice's
+    (R-COR-1), dated the letter's date, addressed to the owner the request
+    names, with a copy to the notice's recipient when another person (the
+    notice's frozen name and address); the correction was due on the notice's
     compliance deadline as stored (R-COR-1 after an upheld appeal, else R-NOV-2,
     else R-APL-1)."""
     from .models import Decision
@@ -1028,28 +1052,39 @@ def access_request_contract(action) -> AccessRequestFacts:
         .first()
     )
     due = notice.compliance_deadline()
-    if due is None:
-        raise FactsInvalid(
-            DocumentKind.ACCESS_REQUEST,
-            ["the notice has no stored compliance deadline"],
-        )
     measures = access_request_measures(notice)
+    problems = []
+    if due is None:
+        problems.append("the notice has no stored compliance deadline")
     if not measures:
-        raise FactsInvalid(
-            DocumentKind.ACCESS_REQUEST,
-            [
-                "the notice of violation requires no measure to abate the "
-                "violation or restore the property (elimination (1) or "
-                "abatement and restoration (3))"
-            ],
+        problems.append(
+            "the notice of violation requires no measure to abate the "
+            "violation or restore the property (elimination (1) or "
+            "abatement and restoration (3))"
         )
+    if action.owner is None:  # a request recorded before the owner was
+        problems.append(
+            "the request names no owner of the premises to address the letter "
+            "to (name the owner on the case)"
+        )
+    if problems:
+        raise FactsInvalid(DocumentKind.ACCESS_REQUEST, problems)
+    copy = action.copy_to
     return AccessRequestFacts(
         **_common(
             action.case,
             f"ACC-{action.pk}",
             action.request_letter_on,
-            _recipient(notice.recipient_name, notice.recipient_address),
+            _recipient(action.owner.name, action.owner.mailing_address),
             _smo(action.created_by),
+        ),
+        copy_to=(
+            _recipient(
+                notice.recipient_name or copy.name,
+                notice.recipient_address or copy.mailing_address,
+            )
+            if copy is not None
+            else None
         ),
         premises_address=_premises(action.case),
         notice_number=notice_number(notice),

@@ -354,12 +354,21 @@ class CorrectiveCreateForm(forms.Form):
     request_letter_on = forms.DateField(
         widget=DateInput(), label="Date of the letter requesting access"
     )
+    owner = forms.ModelChoiceField(
+        queryset=Party.objects.none(),
+        label="Owner of the premises (the letter is addressed to them)",
+        help_text="The notice's recipient gets a copy when another person.",
+    )
 
     def __init__(self, *args, case, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["notice"].queryset = case.notices.filter(
             status__in=["not_complied", "escalated"]
         )
+        owners = case.owners()
+        self.fields["owner"].queryset = owners
+        if len(owners) == 1:
+            self.fields["owner"].initial = owners[0].pk
 
 
 def _model_create_form(model, fields, party=False):

@@ -128,6 +128,10 @@ class DocumentFacts:
     template: ClassVar[str]
     rule_id: ClassVar[str]  # the rule the document is issued under (timeline)
     base_rules: ClassVar[tuple[str, ...]] = ()
+    # Whether the letter's online paragraph offers an appeal to the Board of
+    # Trustees: only a notice of violation can be appealed, once (R-APL-1); a
+    # decision, a request for access or an invoice invites none.
+    invites_appeal: ClassVar[bool] = False
 
     case_number: str
     document_number: str

@@ -44,6 +44,10 @@ def _own_party(record):
     return getattr(notice, "recipient", None) if notice is not None else None
 
 
+def _no_copies(record) -> tuple:
+    return ()
+
+
 @dataclass
 class DocumentType:
     """What one kind of document is made of."""
@@ -58,6 +62,9 @@ class DocumentType:
     case_of: Callable[[Any], Any] = _own_case
     # The party the document is addressed to (default: _own_party).
     party_of: Callable[[Any], Any] = _own_party
+    # The other parties sent a copy of the same letter (its cc line): they read
+    # it on their own page too; none by default.
+    copies_of: Callable[[Any], tuple] = _no_copies
 
     @property
     def template(self) -> str:
@@ -79,6 +86,7 @@ def register(
     sample: Callable[..., DocumentFacts] | None = None,
     case_of: Callable[[Any], Any] | None = None,
     party_of: Callable[[Any], Any] | None = None,
+    copies_of: Callable[[Any], tuple] | None = None,
 ):
     """Decorator: register the builder of `kind` from a `source` record (model
     label), with the kind's facts class and sample facts."""
@@ -101,6 +109,8 @@ def register(
             entry.case_of = case_of
         if party_of is not None:
             entry.party_of = party_of
+        if copies_of is not None:
+            entry.copies_of = copies_of
         return build
 
     return decorator
@@ -166,6 +176,11 @@ def case_of(kind: str, source):
 def party_of(kind: str, source):
     """The party the document of `kind` about `source` is addressed to, or None."""
     return document_type(kind).party_of(source)
+
+
+def copies_of(kind: str, source) -> tuple:
+    """The parties sent a copy of the document of `kind` about `source`."""
+    return tuple(document_type(kind).copies_of(source))
 
 
 def sample_facts(kind: str) -> DocumentFacts:

@@ -12,6 +12,7 @@ from simple_history.models import HistoricalRecords
 from ..roles import smo_permission
 from ..workflow import guard
 from .premises import Outfall, Party, Premises
+from .records import CaseParty
 from .reference import ExemptCategory, PollutantCategory
 
 
@@ -338,6 +339,29 @@ class Case(ConcurrentTransitionMixin, models.Model):
         enforcement app's notices, through their reverse relation)."""
         notices = getattr(self, "notices", None)
         return notices is None or not notices.with_pending_appeal().exists()
+
+    def owners(self):
+        """The parties named on the case as owner of the premises, by name."""
+        return (
+            Party.objects.filter(
+                case_roles__case=self, case_roles__role=CaseParty.Role.OWNER
+            )
+            .distinct()
+            .order_by("name")
+        )
+
+    @guard(
+        "name the owner of the premises on the case first: the Stormwater "
+        "Management Officer asks the owner's permission for access ({section})",
+        form=False,
+        rule="R-COR-1",
+        fix=lambda case: (
+            reverse("cases:party_add", args=[case.number]) + "?role=owner",
+            "Name the owner",
+        ),
+    )
+    def has_owner(self) -> bool:
+        return self.owners().exists()
 
     @guard("record the date the discharge was eliminated and how it was verified")
     def has_elimination_record(self) -> bool:

@@ -27,9 +27,15 @@ def with_online_access(
     when the document of `kind` about `source` is addressed to a party."""
     try:
         party = registry.party_of(kind, source)
+        copies = registry.copies_of(kind, source)
     except Exception:  # a kind no app registered (a test's own): no party
-        party = None
+        party, copies = None, ()
     if party is None or not getattr(party, "pk", None):
+        return facts
+    if copies:
+        # The same paper goes to another party too (its cc line): a code opens
+        # one party's own records, so none is printed; each reads the letter on
+        # the page their own code opens.
         return facts
     access = code_for_document(case=case, party=party, actor=actor)
     return dataclasses.replace(

@@ -29,7 +29,8 @@ class NoticeView:
 
 
 def documents_for(access) -> list[IssuedDocument]:
-    """The issued documents of the case addressed to the party, newest first."""
+    """The issued documents of the case addressed to the party, or sent to them
+    in copy, newest first."""
     out = []
     docs = (
         IssuedDocument.objects.filter(
@@ -41,9 +42,11 @@ def documents_for(access) -> list[IssuedDocument]:
     for doc in docs:
         try:
             party = registry.party_of(doc.kind, doc.source)
+            copies = registry.copies_of(doc.kind, doc.source)
         except Exception:  # a kind no app registered: not the party's
             continue
-        if party is not None and party.pk == access.party_id:
+        readers = {p.pk for p in (party, *copies) if p is not None}
+        if access.party_id in readers:
             out.append(doc)
     return out
 

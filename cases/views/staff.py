@@ -298,7 +298,8 @@ def case_edit(request, number):
 @require_http_methods(["GET", "POST"])
 def party_add(request, number):
     case = _case_or_404(number)
-    form = PartyForm(request.POST or None)
+    # A page that asks for a party of one role links here with ?role=owner.
+    form = PartyForm(request.POST or None, initial={"role": request.GET.get("role")})
     if request.method == "POST" and form.is_valid():
         try:
             services.case_add_party(

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_fsm import FSMField, transition
 
-from cases.models import Case
+from cases.models import Case, Party
 
 from .base import FlowModel, guard, smo
 from .notices import NoticeOfViolation
@@ -175,6 +175,18 @@ class CorrectiveAction(_Invoiced, _Recorded, FlowModel):
     notice = models.ForeignKey(
         NoticeOfViolation, on_delete=models.PROTECT, related_name="corrective_actions"
     )
+    # § 132-15 A: "the SMO shall request the owner's permission for access".
+    # The letter is addressed to this owner (a party named owner on the case),
+    # with a copy to the notice's recipient when another person (`copy_to`).
+    # Empty only on a request recorded before the owner was (issue 25).
+    owner = models.ForeignKey(
+        Party,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The owner of the premises whose permission for access is asked.",
+    )
     status = FSMField(
         max_length=20,
         choices=CorrectiveStatus.choices,
@@ -198,6 +210,16 @@ class CorrectiveAction(_Invoiced, _Recorded, FlowModel):
 
     def __str__(self):
         return f"Corrective measures {self.pk} ({self.case})"
+
+    @property
+    def copy_to(self) -> Party | None:
+        """The respondent, the notice's recipient, when another person than the
+        owner: the letter names them on its cc line and reaches them as it
+        reaches the owner."""
+        notice = self.notice
+        if notice.recipient_id is None or notice.recipient_id == self.owner_id:
+            return None
+        return notice.recipient
 
     @guard("give the date of the owner's answer", form=True, rule="R-COR-1")
     def has_response(self) -> bool:

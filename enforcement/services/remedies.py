@@ -17,7 +17,7 @@ from cases.models import CaseKind, CaseSource, CaseStatus
 from cases.roles import Role, require_role
 from cases.services import case_open, case_run_transition
 from cases.timeline import record_event
-from cases.workflow import run
+from cases.workflow import Reason, refusal_text, run
 
 from ..documents import UNPAID_WORDS, access_request_measures, invoice_number
 from ..models import (
@@ -92,15 +92,54 @@ def _created(case, actor, subject, summary, rule_id, detail=""):
 # --- corrective measures (R-COR-1, R-COR-2) -------------------------------------
 
 
+def corrective_refusals(case) -> list[Reason]:
+    """Why corrective measures cannot begin on `case` now, in the words of the
+    case's guards (cases.workflow.guard), each with the link that fixes it: the
+    request page shows them beside its disabled button, and
+    corrective_request_access refuses with them. [] when nothing stops it."""
+    found = []
+    for condition in (type(case).has_owner,):
+        if condition(case):
+            continue
+        url, link_text = condition.fix(case) if condition.fix else ("", "")
+        found.append(
+            Reason(
+                refusal_text(condition),
+                rule_id=condition.rule_id,
+                url=url,
+                link_text=link_text,
+            )
+        )
+    return found
+
+
+def _owner_to_ask(case, owner):
+    """The owner the letter is addressed to: the one chosen, which must be named
+    owner on the case, or the case's only owner."""
+    owners = list(case.owners())
+    if owner is None:
+        if len(owners) == 1:
+            return owners[0]
+        raise ValidationError({"owner": "Choose the owner the letter is addressed to."})
+    if owner not in owners:
+        raise ValidationError(
+            {"owner": f"{owner.name} is not named as an owner on the case."}
+        )
+    return owner
+
+
 @transaction.atomic
 def corrective_request_access(
-    *, notice, actor, request_letter_on: dt.date
+    *, notice, actor, request_letter_on: dt.date, owner=None
 ) -> CorrectiveAction:
     """Record the SMO's letter asking the owner's permission for access to abate
-    or restore (§ 132-15 A). Who: SMO. Only once the notice was not complied with
-    (after its deadline, or five business days after an upholding decision), and
-    only for a notice that requires a measure the Village can take to abate the
-    violation or restore the property (documents.access_request_measures)."""
+    or restore (§ 132-15 A), addressed to `owner` (a party named owner on the
+    case; the only one if not given), with a copy to the notice's recipient when
+    another person. Who: SMO. Only once the notice was not complied with (after
+    its deadline, or five business days after an upholding decision), only for
+    a notice that requires a measure the Village can take to abate the violation
+    or restore the property (documents.access_request_measures), and only once
+    the case names the owner. Raises Refused, ValidationError."""
     _require_smo(actor)
     notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
     if notice.status not in (NoticeStatus.NOT_COMPLIED, NoticeStatus.ESCALATED):
@@ -114,6 +153,9 @@ def corrective_request_access(
             "restore the property (elimination (1) or abatement and restoration "
             f"(3)), so there is nothing to ask access for ({citation('R-COR-1').section})."
         )
+    refusals = corrective_refusals(notice.case)
+    if refusals:
+        raise Refused(*refusals, lead="Not requested:")
     errors = {}
     _not_future(errors, "request_letter_on", request_letter_on)
     if errors:
@@ -121,15 +163,18 @@ def corrective_request_access(
     action = CorrectiveAction.objects.create(
         case=notice.case,
         notice=notice,
+        owner=_owner_to_ask(notice.case, owner),
         request_letter_on=request_letter_on,
         created_by=actor,
     )
+    copy = action.copy_to
     _created(
         notice.case,
         actor,
         action,
         f"Corrective measures {action.pk}: owner's permission for access requested "
-        f"by letter of {request_letter_on:%Y-%m-%d}",
+        f"by letter of {request_letter_on:%Y-%m-%d} to {action.owner.name}"
+        + (f", copy to {copy.name}" if copy else ""),
         "R-COR-1",
     )
     return action

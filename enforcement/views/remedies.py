@@ -85,7 +85,10 @@ def _require_reader(user, flow):
 def _create(flow, case, user, d):
     if flow == "corrective":
         return svc.corrective_request_access(
-            notice=d["notice"], actor=user, request_letter_on=d["request_letter_on"]
+            notice=d["notice"],
+            actor=user,
+            request_letter_on=d["request_letter_on"],
+            owner=d["owner"],
         )
     if flow == "nuisance":
         return svc.nuisance_declare(case=case, actor=user, **d)
@@ -150,6 +153,11 @@ def remedy_create(request, case_pk, flow):
                 _corrective_waits(case, form, request.user)
                 if flow == "corrective"
                 else None
+            ),
+            # What must be done first (the case's guards): the button is shown
+            # disabled with the reasons and their links.
+            "blocked_by": (
+                svc.corrective_refusals(case) if flow == "corrective" else []
             ),
         },
     )

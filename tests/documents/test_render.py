@@ -83,13 +83,16 @@ KIND_REQUIREMENTS = {
         squash(f.measures),
         f.notice_number,
         "Monday, February 23, 2026",
+        f"cc: {f.copy_to.name}",
     ],
     DocumentKind.APPEAL_DECISION: lambda f: [
-        "The determination of the SMO is upheld",
+        "The Board of Trustees upheld the Stormwater Management Officer's "
+        "determination.",
         squash(f.decision),
         f.certified_mail_article,
-        law("R-APL-3", "summary"),
-        "February 26, 2026",
+        law("R-APL-3"),
+        "Thursday, February 26, 2026",
+        "You must correct the violation by Thursday, March 5, 2026.",
     ],
     DocumentKind.CORRECTIVE_INVOICE: lambda f: [
         law("R-COR-2"),

@@ -43,6 +43,9 @@ def confirmed_case(db, owner, agent):
         violation_confirmed_on=dt.date(2026, 3, 2),
         violation_finding="Pool water pumped to the catch basin.",
     )
+    # Pat Owner owns the premises and is the one the notices go to; corrective
+    # measures ask the owner's permission (§ 132-15 A), so the owner is named.
+    CaseParty.objects.create(case=case, party=owner, role=CaseParty.Role.OWNER)
     CaseParty.objects.create(case=case, party=agent, role=CaseParty.Role.AGENT)
     return case
 

@@ -142,14 +142,26 @@ def smo_meets_the_correction_period(page, case) -> dt.date:
 
 
 def smo_takes_the_corrective_measures(page, case):
-    """The notice not complied with; the owner's permission for access asked and
-    given; the work done by a contractor, its costs itemized, invoiced, paid."""
+    """The notice not complied with; the owner's permission for access asked
+    (the owner named first: the request waits for one, and its reason links to
+    the page that names one) and given; the work done by a contractor, its costs
+    itemized, invoiced, paid."""
     today = iso(timezone.localdate())
     _open_case(page, case)
     page.get_by_role("link", name=re.compile(r"^NOV-\d+")).first.click()
     take_step(page, "Record not complied")
     expect(page.get_by_role("main")).to_contain_text("Not complied by the deadline")
     page.get_by_role("link", name="case file").click()
+    page.get_by_role("link", name="Request access (corrective measures)").click()
+    expect(page.get_by_role("button", name="Save")).to_be_disabled()
+    why = page.get_by_test_id("blocked-by")
+    expect(why).to_contain_text("name the owner of the premises on the case first")
+    why.get_by_role("link", name="Name the owner").click()
+    expect(page.get_by_label("Role")).to_have_value("owner")
+    page.get_by_label("New party: name").fill("Harbor Realty LLC")
+    page.get_by_label("Mailing address").fill("1 Harbor Road\nPoquott, NY 11733")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("main")).to_contain_text("Harbor Realty LLC")
     page.get_by_role("link", name="Request access (corrective measures)").click()
     page.get_by_label("Notice not complied with").select_option(index=1)
     page.get_by_label("Date of the letter requesting access").fill(today)
@@ -293,7 +305,8 @@ def test_a_whole_case_from_the_report_to_its_closing(
             f"Appeal {appeal.pk}: decision filed with the municipal clerk",
             f"Appeal {appeal.pk}: decision mailed by certified mail",
             f"Notice of violation {notice.pk}: Record not complied",
-            "owner's permission for access requested",
+            "Party named: Harbor Realty LLC",
+            "to Harbor Realty LLC, copy to Harbor Auto Detailing LLC",
             "the owner granted access",
             "work done by a contractor ACME Drain Services",
             "invoice INV-CM-",
