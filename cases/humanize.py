@@ -1,4 +1,5 @@
-"""Dates and times as staff read them: "Thu, Dec 3, 2026" and "2:04 PM" (issue 16).
+"""Dates and times as staff read them: "Thu, Dec 3, 2026" and "2:04 PM" (issue 16);
+a date a sentence states in full, "Monday, March 16, 2026" (long_date).
 
 Letters and PDFs keep their own date style; these are for staff pages and
 their messages."""
@@ -11,6 +12,7 @@ from django.utils import timezone
 from django.utils.dateformat import format as date_format
 
 DATE = "D, M j, Y"
+LONG_DATE = "l, F j, Y"
 TIME = "g:i A"
 
 
@@ -22,6 +24,17 @@ def human_date(value) -> str:
     if isinstance(value, dt.datetime):
         value = timezone.localtime(value) if timezone.is_aware(value) else value
     return date_format(value, DATE)
+
+
+def long_date(value) -> str:
+    """A date in full, as a sentence says it: "Monday, March 16, 2026"."""
+    if not value:
+        return ""
+    if not isinstance(value, dt.date):
+        return str(value)
+    if isinstance(value, dt.datetime):
+        value = timezone.localtime(value) if timezone.is_aware(value) else value
+    return date_format(value, LONG_DATE)
 
 
 def human_time(value) -> str:
