@@ -555,7 +555,8 @@ class AppealDecisionFacts(DocumentFacts):
     def relied_on(self) -> tuple[str, ...]:
         rules = ["R-APL-1", "R-APL-2", "R-APL-3"]
         if self.upholds:  # R-COR-1 runs from a decision upholding the SMO only
-            rules.append("R-COR-1")
+            # ... and the weeks of continued violation count from its date.
+            rules += ["R-COR-1", "R-PEN-4"]
         return tuple(rules)
 
     def problems(self) -> list[str]:

@@ -12,6 +12,8 @@ from cases.roles import Role, has_role
 from cases.selectors import present_among
 
 from .models import (
+    COMPLIANCE_RULES,
+    STANDING_DATES,
     AccessSuspension,
     AccessTermination,
     AlternativeRemedy,
@@ -25,6 +27,7 @@ from .models import (
     NuisanceAbatement,
 )
 from .penalties import (
+    AppealPending,
     ContinuedViolation,
     continued_violation,
     continued_violation_start,
@@ -96,20 +99,33 @@ def key_dates(source) -> list[Deadline]:
 
 def continued_violation_for(notice, as_of=None) -> ContinuedViolation | None:
     """R-PEN-4 for a notice in force or complied with: the whole weeks of
-    continued violation after the date the notice requires compliance by (its
-    stored R-NOV-2 / R-NOV-1 deadlines; its date of issue when it sets none),
-    up to the day before the recorded compliance, else `as_of` (today). The one
-    count every page and letter states (enforcement.penalties)."""
+    continued violation after a date the respondent was given in writing —
+    the notice's own compliance dates (its stored R-NOV-2 / R-NOV-1 deadlines;
+    its date of issue when it sets none), or, after a decision upholding it,
+    the correction date of the decision letter (its stored R-COR-1 deadline) —
+    up to the day before the recorded compliance, else `as_of` (today); the
+    days an appeal of the notice was pending are left out. None once the Board
+    modified the notice (the superseding notice's dates govern). The one count
+    every page states (enforcement.penalties)."""
     if notice.status in (
         NoticeStatus.DRAFT,
         NoticeStatus.WITHDRAWN,
         NoticeStatus.SUPERSEDED,
     ):
         return None
+    if notice.board_modification() is not None:
+        return None
+    stored = list(
+        deadlines_for(notice).filter(
+            rule_id__in=("R-COR-1", *COMPLIANCE_RULES), status__in=STANDING_DATES
+        )
+    )
+    corrections = [d.due_date for d in stored if d.rule_id == "R-COR-1"]
     start = continued_violation_start(
         issued_on=notice.issued_on,
-        compliance_dates=[d.due_date for d in notice.required_compliance_deadlines()],
+        compliance_dates=[d.due_date for d in stored if d.rule_id != "R-COR-1"],
         requirement_kinds=notice.requirement_kinds(),
+        correction_date=max(corrections) if corrections else None,
     )
     if start is None:
         return None
@@ -118,6 +134,9 @@ def continued_violation_for(notice, as_of=None) -> ContinuedViolation | None:
         as_of or timezone.localdate(),
         basis=start.basis,
         complied_on=notice.complied_on,
+        appeals=[
+            AppealPending(a.filed_on, a.pending_until) for a in notice.appeals.all()
+        ],
     )
 
 

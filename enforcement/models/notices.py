@@ -62,6 +62,9 @@ REQUIREMENTS_WITH_DAYS = (
 MAX_COMPLIANCE_DAYS = 365
 # The rules of the dates a notice requires compliance by (stored deadlines).
 COMPLIANCE_RULES = ("R-NOV-2", "R-NOV-1")
+# A stored date the respondent was given in writing and that still holds: open,
+# met or missed; never one waived or replaced.
+STANDING_DATES = (Deadline.Status.OPEN, Deadline.Status.MET, Deadline.Status.MISSED)
 
 # Statuses in which the notice is in force against the recipient.
 IN_FORCE = (NoticeStatus.ISSUED, NoticeStatus.NOT_COMPLIED, NoticeStatus.ESCALATED)
