@@ -17,7 +17,7 @@ from cases.models import CaseKind, CaseSource, CaseStatus
 from cases.roles import Role, require_role
 from cases.services import case_open, case_run_transition
 from cases.timeline import record_event
-from cases.workflow import run
+from cases.workflow import Reason, refusal_text, run
 
 from ..documents import UNPAID_WORDS, access_request_measures, invoice_number
 from ..models import (
@@ -98,9 +98,12 @@ def corrective_request_access(
 ) -> CorrectiveAction:
     """Record the SMO's letter asking the owner's permission for access to abate
     or restore (§ 132-15 A). Who: SMO. Only once the notice was not complied with
-    (after its deadline, or five business days after an upholding decision), and
-    only for a notice that requires a measure the Village can take to abate the
-    violation or restore the property (documents.access_request_measures)."""
+    (after its deadline, or five business days after an upholding decision),
+    never while the respondent may still appeal it or an appeal of it is pending
+    (the notice's guard `appeal_time_over`, R-APL-1), and only for a notice
+    that requires a measure the Village can take to abate the violation or
+    restore the property (documents.access_request_measures). Raises Refused
+    saying why and until when, or ValidationError (a letter dated ahead)."""
     _require_smo(actor)
     notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
     if notice.status not in (NoticeStatus.NOT_COMPLIED, NoticeStatus.ESCALATED):
@@ -108,6 +111,9 @@ def corrective_request_access(
             "Corrective measures follow a notice not complied with: record the "
             f"non-compliance first (the notice is “{notice.get_status_display()}”)."
         )
+    waits = NoticeOfViolation.appeal_time_over
+    if not waits(notice):
+        raise Refused(Reason(refusal_text(waits, notice), rule_id=waits.rule_id))
     if not access_request_measures(notice):
         raise Refused(
             f"Notice NOV-{notice.pk} requires no measure to abate the violation or "
