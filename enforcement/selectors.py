@@ -25,6 +25,7 @@ from .models import (
     NoticeOfViolation,
     NoticeStatus,
     NuisanceAbatement,
+    RequirementKind,
 )
 from .penalties import (
     AppealPending,
@@ -138,6 +139,40 @@ def continued_violation_for(notice, as_of=None) -> ContinuedViolation | None:
             AppealPending(a.filed_on, a.pending_until) for a in notice.appeals.all()
         ],
     )
+
+
+def dates_before_the_appeal_is_over(notice) -> str:
+    """For a draft: the SMO's warning (not a refusal) that a remediation period
+    or a requirement's days end before the 15 days to appeal (R-APL-1) are
+    over, with the dates the notice would print if issued today (its draft
+    preview, enforcement.documents.notice_contract); '' when none does. Until
+    the appeal is over the notice cannot be recorded as not complied with and
+    corrective measures cannot start (NoticeOfViolation.appeal_open_or_pending)."""
+    from cases.humanize import long_date
+
+    from .documents import notice_contract
+
+    facts = notice_contract(notice)
+    early = facts.dates_before_last_day_to_appeal()
+    if not early:
+        return ""
+    what = {k: RequirementKind(k).label for k in RequirementKind.values}
+    what[RequirementKind.ABATEMENT] = "remediation and restoration"
+    listed = " and ".join(
+        f"{_lower_first(what[RequirementKind.values[n - 1]])} by {long_date(d)}"
+        for n, d in early
+    )
+    return (
+        f"If issued today, this notice requires {listed}, before the last day to "
+        f"appeal, {long_date(facts.last_day_to_appeal)}. Until the time to appeal "
+        "is over and any appeal is decided, the respondent cannot be recorded as "
+        "not complying and corrective measures cannot start. You may issue it as "
+        "it is, or give more days."
+    )
+
+
+def _lower_first(words: str) -> str:
+    return words[:1].lower() + words[1:]
 
 
 def _limit(appeal, rule_id, purpose=""):

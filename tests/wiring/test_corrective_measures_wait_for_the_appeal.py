@@ -26,11 +26,13 @@ from enforcement.models import (
     CorrectiveAction,
     NoticeOfViolation,
     NoticeStatus,
+    RequirementKind,
 )
 from enforcement.services import appeals as appeal_svc
 from enforcement.services import notices as notice_svc
 from enforcement.services import remedies as remedy_svc
 from tests.enforcement.conftest import draft, village_day
+from tests.steps import confirmed
 from tests.visible import visible_text
 
 pytestmark = pytest.mark.django_db
@@ -235,3 +237,70 @@ def test_the_access_request_page_says_the_appeal_is_awaited(
     assert posted.status_code == 200
     assert "corrective measures can start after its decision" in visible_text(posted)
     assert not CorrectiveAction.objects.exists()
+
+
+# --- the draft says so before it is issued -------------------------------------
+
+
+def _draft_page(client, notice):
+    with village_day(ISSUED):
+        return visible_text(
+            client.get(reverse("enforcement:notice_detail", args=[notice.pk]))
+        )
+
+
+def test_a_draft_whose_remediation_ends_before_the_appeal_time_warns_the_smo(
+    confirmed_case, smo_user, client_as
+):
+    # R-NOV-2 10 days from Fri 12-11: Mon 12-21; R-APL-1: Mon 12-28.
+    notice = draft(confirmed_case, smo_user, remediation_days=10)
+    client = client_as("smo")
+    text = _draft_page(client, notice)
+    assert (
+        "Before you issue: If issued today, this notice requires remediation and "
+        "restoration by Monday, December 21, 2026, before the last day to appeal, "
+        "Monday, December 28, 2026. Until the time to appeal is over and any "
+        "appeal is decided, the respondent cannot be recorded as not complying "
+        "and corrective measures cannot start. You may issue it as it is, or give "
+        "more days." in text
+    )
+    # A warning, not a refusal: it is issued as it is.
+    with village_day(ISSUED):
+        client.post(
+            reverse("enforcement:notice_step", args=[notice.pk, "issue"]),
+            confirmed("issue", expected_status="draft"),
+        )
+    notice.refresh_from_db()
+    assert notice.status == NoticeStatus.ISSUED
+    assert "Before you issue" not in _draft_page(client, notice)
+
+
+def test_a_requirements_days_ending_before_the_appeal_time_are_named_too(
+    confirmed_case, smo_user, client_as
+):
+    # R-NOV-1 (1) 5 days from Fri 12-11: Wed 12-16; R-NOV-2 10 days: Mon 12-21.
+    notice = draft(
+        confirmed_case,
+        smo_user,
+        requirements=[
+            (RequirementKind.ELIMINATION, "Cap the laundry drain."),
+            (RequirementKind.ABATEMENT, "Clean the catch basin."),
+        ],
+        remediation_days=10,
+        compliance_days={RequirementKind.ELIMINATION: 5},
+    )
+    text = _draft_page(client_as("smo"), notice)
+    assert (
+        "this notice requires elimination of illicit connections or discharges by "
+        "Wednesday, December 16, 2026 and remediation and restoration by Monday, "
+        "December 21, 2026, before the last day to appeal, Monday, December 28, "
+        "2026." in text
+    )
+
+
+def test_a_draft_whose_periods_outlast_the_appeal_time_has_no_warning(
+    confirmed_case, smo_user, client_as
+):
+    # R-NOV-2 20 days from Fri 12-11: Thu 12-31, after the last day to appeal.
+    notice = draft(confirmed_case, smo_user, remediation_days=20)
+    assert "Before you issue" not in _draft_page(client_as("smo"), notice)
