@@ -54,6 +54,10 @@ class Start:
     label: str = ""
     responsible: str = ""
     when: str = ""
+    # The record's own link to the clock it keeps (a spill's notice_deadline).
+    store_as: str = ""
+    # The record's e-mail address of the person whose duty it is (reminders).
+    notify: str = ""
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,7 @@ class Meet:
     on: str
     of: str = ""
     purpose: str | None = None
+    when: str = ""  # a predicate of the stepping record: met only when it holds
 
 
 @dataclass(frozen=True)
@@ -101,6 +106,7 @@ class Row:
     words: str = ""  # the step, as the table page names it
 
 
+SPILL = "inspections.spillnotification"
 NOTICE = "enforcement.noticeofviolation"
 APPEAL = "enforcement.appeal"
 CASE = "cases.case"
@@ -108,6 +114,46 @@ CASE = "cases.case"
 _NOTICE_ENDS = ("R-APL-1", "R-NOV-1", "R-NOV-2", "R-COR-1")
 
 TABLE: tuple[Row, ...] = (
+    # --- a spill notification (§ 132-11) ------------------------------------------
+    Row(
+        SPILL,
+        "record",
+        words="Recording a spill notification",
+        law="R-SPL-3 (a nonhazardous spill: notice by the next business day, met "
+        "on the day the Village was told), R-SPL-4 (an in-person or telephone "
+        "notice: written confirmation within three business days), R-SPL-5 (a "
+        "commercial or industrial source: on-site record kept three years)",
+        does=(
+            Start(
+                "R-SPL-3",
+                counts_from="known_day",
+                when="is_nonhazardous",
+                store_as="notice_deadline",
+                notify="reporter_email",
+            ),
+            Meet(("R-SPL-3",), on="notice_day", when="notice_day"),
+            Start(
+                "R-SPL-4",
+                counts_from="notice_day",
+                when="needs_written_confirmation",
+                store_as="confirmation_deadline",
+                notify="reporter_email",
+            ),
+            Start(
+                "R-SPL-5",
+                counts_from="known_day",
+                when="commercial_or_industrial",
+                store_as="retention_deadline",
+                notify="reporter_email",
+            ),
+        ),
+    ),
+    Row(
+        SPILL,
+        "record_confirmation",
+        words="Recording the written confirmation of a spill",
+        does=(Meet(("R-SPL-4",), on="confirmation_mailed_on"),),
+    ),
     # --- the notice of violation (§ 132-13, § 132-14) ---------------------------
     Row(
         NOTICE,
@@ -344,9 +390,13 @@ def _start(change: Start, record, actor, *, not_before: dt.date | None = None):
                 purpose=purpose,
                 label=label,
                 responsible=change.responsible,
+                notify_email=_read(record, change.notify) if change.notify else "",
                 **params,
             )
         )
+    if change.store_as and started:
+        setattr(owner, change.store_as, started[-1])
+        owner.save(update_fields=[change.store_as])
     return started
 
 
@@ -365,11 +415,26 @@ def _open_of(owner, rule_ids=(), purpose=None):
 def _meet(change: Meet, record, actor):
     from .deadlines.services import meet_deadline
 
+    if change.when and not _read(record, change.when):
+        return
     on = _read(record, change.on)
-    for deadline in _open_of(
-        _owner(record, change.of), change.rule_ids, change.purpose
-    ):
-        meet_deadline(deadline, on=on, actor=actor)
+    owner = _owner(record, change.of)
+    for deadline in _open_of(owner, change.rule_ids, change.purpose):
+        _keep_current(owner, meet_deadline(deadline, on=on, actor=actor))
+
+
+def _keep_current(owner, deadline) -> None:
+    """The record's own link to `deadline` (a spill's notice_deadline) reads
+    its new status, not the copy loaded before the change."""
+    from .models import Deadline
+
+    for field in owner._meta.concrete_fields:
+        if (
+            field.is_relation
+            and field.related_model is Deadline
+            and getattr(owner, field.attname) == deadline.pk
+        ):
+            setattr(owner, field.name, deadline)
 
 
 def _replace(change: Replace, record, actor):
@@ -445,6 +510,8 @@ _DAY_WORDS = {
     "hearing_day": "the hearing day",
     "filed_with_clerk_on": "the day it was filed",
     "mailed_on": "the day it was mailed",
+    "notice_day": "the day the Village was told",
+    "confirmation_mailed_on": "the day the confirmation was mailed",
 }
 
 

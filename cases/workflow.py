@@ -99,6 +99,7 @@ def guard(
     form: bool = True,
     rule: str = "",
     fix: Callable | None = None,
+    words: Callable | None = None,
 ):
     """Mark a side-effect-free FSM condition with what it says when it fails.
 
@@ -110,6 +111,9 @@ def guard(
     A section of the law is never typed into `text`: `{section}` stands for the
     section of `rule` and is read from the citation table when the reason is
     given (`guard("choose at least one requirement of {section}", rule="R-NOV-1")`).
+
+    `words(instance)`, if given, says it for that record (a date to wait for);
+    `text` stays the general statement (the transitions table).
     """
     if "{section}" in text and not rule:
         raise ValueError(f"guard {text!r} names {{section}} but no rule")
@@ -119,6 +123,7 @@ def guard(
         fn.supplied_by_form = form
         fn.rule_id = rule
         fn.fix = fix
+        fn.words = words
         return fn
 
     return decorate
@@ -155,17 +160,21 @@ def transitions_of(model, field_name: str = "status") -> dict[str, object]:
     return found
 
 
-def refusal_text(condition) -> str:
-    """What a failing guard says, its `{section}` read from the citation table."""
+def refusal_text(condition, instance=None) -> str:
+    """What a failing guard says (for `instance`, if its guard has `words`), its
+    `{section}` read from the citation table."""
     from .citations import cited
 
     text = getattr(condition, "refusal", None) or condition.__name__.replace("_", " ")
+    words = getattr(condition, "words", None)
+    if words is not None and instance is not None:
+        text = words(instance) or text
     rule_id = getattr(condition, "rule_id", "")
     return cited(rule_id, text) if "{section}" in text else text
 
 
 def _reason_for(condition, instance) -> Reason:
-    text = refusal_text(condition)
+    text = refusal_text(condition, instance)
     url = link_text = ""
     fix = getattr(condition, "fix", None)
     if fix is not None:

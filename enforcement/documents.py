@@ -156,6 +156,21 @@ class NoticeOfViolationFacts(DocumentFacts):
             ],
         )
 
+    def dates_before_last_day_to_appeal(self) -> list[tuple[int, dt.date]]:
+        """The compliance dates this notice prints that come before its last day
+        to appeal (R-NOV-2 for (3), R-NOV-1 for (1), (4), (6)), as (requirement
+        number, date), earliest first: until the appeal is over, the respondent
+        cannot be held to them (§ 132-14, § 132-15 A)."""
+        if not isinstance(self.last_day_to_appeal, dt.date):
+            return []
+        dates = [(r.number, r.comply_by) for r in self.requirements if r.comply_by]
+        if self.remediation_deadline is not None:
+            dates.append((ABATEMENT_REQUIREMENT, self.remediation_deadline))
+        return sorted(
+            ((n, d) for n, d in dates if d < self.last_day_to_appeal),
+            key=lambda pair: (pair[1], pair[0]),
+        )
+
     def relied_on(self) -> tuple[str, ...]:
         rules = ["R-NOV-1", *self.violation_rule_ids]
         rules += [requirement_rule_id(r.number) for r in self.requirements]
@@ -573,7 +588,8 @@ class AppealDecisionFacts(DocumentFacts):
     def relied_on(self) -> tuple[str, ...]:
         rules = ["R-APL-1", "R-APL-2", "R-APL-3"]
         if self.upholds:  # R-COR-1 runs from a decision upholding the SMO only
-            rules.append("R-COR-1")
+            # ... and the weeks of continued violation count from its date.
+            rules += ["R-COR-1", "R-PEN-4"]
         return tuple(rules)
 
     def problems(self) -> list[str]:

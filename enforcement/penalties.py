@@ -31,6 +31,7 @@ from decimal import Decimal
 
 from cases.citations import citation
 from cases.deadlines.engine import continued_violation_weeks
+from cases.humanize import human_long_date
 
 LOOKBACK_YEARS = 5
 IMPRISONMENT = "imprisonment not exceeding six months, or both (the court's)"
@@ -201,112 +202,217 @@ def fine_error(computation: TierComputation, amount: Decimal | None) -> str:
     return ""
 
 
+# Where the weeks of continued violation count from, as a sentence part.
+NOTICE_DATE = "the last date the notice requires compliance by"
+ISSUE_DATE = "the date of the notice, which sets no later date for compliance"
+DECISION_DATE = "the correction date in the Board's decision"
+
+
 @dataclass(frozen=True)
 class ViolationStart:
     """Where the weeks of continued violation of a notice count from (R-PEN-4):
-    the date the notice requires compliance by, or, when it sets none, the date
-    the notice states (its date of issue)."""
+    a date the respondent was given in writing (continued_violation_start)."""
 
     day: dt.date
     basis: str  # why that day, as a sentence part a person reads
 
     @property
     def words(self) -> str:
-        return f"{self.day:%A %Y-%m-%d}, {self.basis}"
+        return f"{human_long_date(self.day)}, {self.basis}"
 
 
 def continued_violation_start(
-    *, issued_on: dt.date | None, compliance_dates, requirement_kinds
+    *,
+    issued_on: dt.date | None,
+    compliance_dates,
+    requirement_kinds,
+    correction_date: dt.date | None = None,
 ) -> ViolationStart | None:
     """The day the weeks of continued violation of a notice count from
-    (§ 132-13 B, R-PEN-4): "each week's continued violation" after the notice
-    required compliance.
+    (§ 132-13 B, R-PEN-4): "each week's continued violation" after the
+    respondent was told in writing to comply by that day.
 
     - `compliance_dates` are the dates the notice itself requires compliance
-      by (its remediation deadline R-NOV-2 and each requirement's own date
-      R-NOV-1): the weeks count from the last of them, when compliance with the
-      whole notice was due (a later date of one requirement is not overtaken
-      by an earlier one of another).
+      by that still stand (its remediation deadline R-NOV-2 and each
+      requirement's own date R-NOV-1; not one the Board's decision replaced):
+      the weeks count from the last of them, when compliance with the whole
+      notice was due (a later date of one requirement is not overtaken by an
+      earlier one of another).
+    - After a decision of the Board upholding the notice, `correction_date` is
+      the date to correct its letter gives (R-COR-1, § 132-15 A: five business
+      days after the decision): the weeks count from it, unless a date of the
+      notice that still stands is later.
     - A notice that sets no date (cease and desist alone, for instance) orders
       compliance from its own date: the weeks count from the date of issue it
       prints.
     - Never from the last day to appeal, a date the notice prints only as the
-      limit of the appeal, nor from the correction clock after an appeal
-      (R-COR-1, the date corrective measures may begin, § 132-15 A).
+      limit of the appeal.
     - A notice that only requires a fine orders nothing to stop or correct:
       no continued violation (None); so does a notice not issued."""
     kinds = set(requirement_kinds)
     if issued_on is None or not kinds or kinds <= {"fine"}:
         return None
     dates = [d for d in compliance_dates if d is not None]
-    if dates:
-        return ViolationStart(
-            max(dates), "the last date the notice requires compliance by"
-        )
-    return ViolationStart(
-        issued_on, "the date of the notice, which sets no later date for compliance"
-    )
+    latest = max(dates) if dates else None
+    if correction_date is not None and (latest is None or correction_date >= latest):
+        return ViolationStart(correction_date, DECISION_DATE)
+    if latest is not None:
+        return ViolationStart(latest, NOTICE_DATE)
+    return ViolationStart(issued_on, ISSUE_DATE)
+
+
+@dataclass(frozen=True)
+class AppealPending:
+    """An appeal of the notice before the Board of Trustees: pending from the
+    day it was filed up to the day before its decision or its withdrawal
+    (`ended_on`); `ended_on` None while it is pending still."""
+
+    filed_on: dt.date
+    ended_on: dt.date | None = None
+
+    def covers(self, day: dt.date) -> bool:
+        return self.filed_on <= day and (self.ended_on is None or day < self.ended_on)
+
+    @property
+    def days(self) -> int:
+        """How many days it was pending (0 for one still pending)."""
+        if self.ended_on is None:
+            return 0
+        return max((self.ended_on - self.filed_on).days, 0)
+
+
+def _span_words(days: int) -> tuple[str, str]:
+    """("3 weeks and 2 days", "are"), ("week", "is"), ...: a period as the
+    subject of "the … the appeal was pending … not counted"."""
+    weeks, rest = divmod(days, 7)
+    if days == 7:
+        return "week", "is"
+    if days == 1:
+        return "day", "is"
+    parts = []
+    if weeks:
+        parts.append(f"{weeks} week{'s' if weeks > 1 else ''}")
+    if rest:
+        parts.append(f"{rest} day{'s' if rest > 1 else ''}")
+    return " and ".join(parts), "are"
+
+
+def weeks_of_continued_violation(
+    start: dt.date, last_day: dt.date, appeals=()
+) -> tuple[dt.date, ...]:
+    """The day each additional violation accrued after `start`, up to
+    `last_day`: the weekly count of the deadline engine (whole weeks after the
+    deadline, cases.deadlines.engine.continued_violation_weeks) on the days of
+    violation that count, leaving out every day an appeal of the notice was
+    pending (`appeals`, AppealPending): a week accrues on its seventh day that
+    counts."""
+    counted = []
+    day = start + dt.timedelta(days=1)
+    while day <= last_day:
+        if not any(a.covers(day) for a in appeals):
+            counted.append(day)
+        day += dt.timedelta(days=1)
+    accrued = continued_violation_weeks(start, start + dt.timedelta(days=len(counted)))
+    return tuple(counted[(d - start).days - 1] for d in accrued)
 
 
 @dataclass(frozen=True)
 class ContinuedViolation:
-    """R-PEN-4: each week's continued violation after the notice required
-    compliance (`deadline`, see continued_violation_start), up to `as_of`: the
-    day before the recorded compliance, else the day counted to (today)."""
+    """R-PEN-4: each week's continued violation after the date the respondent
+    was given to comply by (`deadline`, see continued_violation_start), up to
+    `as_of`: the day before the recorded compliance, else the day counted to
+    (today); never a day an appeal of the notice was pending (`appeals`)."""
 
     deadline: dt.date
     as_of: dt.date
     weeks: tuple[dt.date, ...]
-    basis: str = "the compliance deadline"
+    basis: str = NOTICE_DATE
     complied_on: dt.date | None = None
+    appeals: tuple[AppealPending, ...] = ()
 
     @property
     def count(self) -> int:
         return len(self.weeks)
 
     @property
+    def pending_appeal(self) -> AppealPending | None:
+        """The appeal pending now, if any: no week counts while it is."""
+        return next((a for a in self.appeals if a.ended_on is None), None)
+
+    @property
     def _until(self) -> str:
         complied = self.complied_on
         if complied is not None and self.as_of == complied - dt.timedelta(days=1):
             return (
-                f"{self.as_of:%Y-%m-%d}, the day before the compliance recorded on "
-                f"{complied:%Y-%m-%d}"
+                f"{human_long_date(self.as_of)}, the day before the compliance recorded "
+                f"on {human_long_date(complied)}"
             )
-        return f"{self.as_of:%Y-%m-%d}"
+        return human_long_date(self.as_of)
+
+    @property
+    def count_words(self) -> str:
+        """How many weeks, up to when, and the day each accrued."""
+        if not self.weeks:
+            return f"No whole week of continued violation up to {self._until}."
+        return (
+            f"{self.count} whole week{'s' if self.count > 1 else ''} of continued "
+            f"violation up to {self._until}, each a separate additional violation; "
+            "accrued on " + "; ".join(human_long_date(d) for d in self.weeks) + "."
+        )
+
+    @property
+    def counted_from(self) -> str:
+        """From which date the weeks count and the appeal's time left out:
+        "Counted from Wednesday, January 27, 2027, the correction date in the
+        Board's decision; the 3 weeks the appeal was pending are not
+        counted." """
+        parts = [f"Counted from {human_long_date(self.deadline)}, {self.basis}"]
+        ended = [a for a in self.appeals if a.ended_on is not None and a.days]
+        if ended:
+            span, verb = _span_words(sum(a.days for a in ended))
+            who = "the appeal was" if len(ended) == 1 else "appeals of the notice were"
+            if self.pending_appeal is not None:
+                who = (
+                    "an earlier appeal was"
+                    if len(ended) == 1
+                    else "earlier appeals were"
+                )
+            parts.append(f"the {span} {who} pending {verb} not counted")
+        pending = self.pending_appeal
+        if pending is not None:
+            parts.append(
+                f"an appeal filed {human_long_date(pending.filed_on)} is pending: no week "
+                "is counted while it is"
+            )
+        return "; ".join(parts) + "."
 
     @property
     def explanation(self) -> str:
-        since = f"{self.deadline:%A %Y-%m-%d} ({self.basis})"
-        if not self.weeks:
-            return (
-                f"No whole week of continued violation between {since} and "
-                f"{self._until}."
-            )
-        return (
-            f"{self.count} whole week(s) of continued violation after {since} up "
-            f"to {self._until}, each a separate additional violation (R-PEN-4), "
-            "accrued on " + ", ".join(f"{d:%Y-%m-%d}" for d in self.weeks) + "."
-        )
+        return f"{self.count_words} {self.counted_from}"
 
 
 def continued_violation(
     deadline: dt.date,
     as_of: dt.date,
     *,
-    basis: str = "the compliance deadline",
+    basis: str = NOTICE_DATE,
     complied_on: dt.date | None = None,
+    appeals=(),
 ) -> ContinuedViolation:
-    """The weeks of continued violation after `deadline` (the day the notice
-    required compliance), counted to `as_of`; once compliance is recorded
-    (`complied_on`) the count stops: the day of compliance is not a day of
-    violation, so the last day counted is the day before it."""
+    """The weeks of continued violation after `deadline` (the day the
+    respondent was given to comply by), counted to `as_of`; once compliance is
+    recorded (`complied_on`) the count stops: the day of compliance is not a
+    day of violation, so the last day counted is the day before it. A day an
+    appeal of the notice was pending (`appeals`) is not counted."""
     last_day = as_of
     if complied_on is not None:
         last_day = min(as_of, complied_on - dt.timedelta(days=1))
+    appeals = tuple(sorted(appeals, key=lambda a: a.filed_on))
     return ContinuedViolation(
         deadline,
         last_day,
-        tuple(continued_violation_weeks(deadline, last_day)),
+        weeks_of_continued_violation(deadline, last_day, appeals),
         basis,
         complied_on,
+        appeals,
     )

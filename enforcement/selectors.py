@@ -17,6 +17,8 @@ from cases.roles import Role, has_role
 from cases.selectors import present_among
 
 from .models import (
+    COMPLIANCE_RULES,
+    STANDING_DATES,
     AccessSuspension,
     AccessTermination,
     AlternativeRemedy,
@@ -28,9 +30,11 @@ from .models import (
     NoticeOfViolation,
     NoticeStatus,
     NuisanceAbatement,
+    RequirementKind,
     ServiceRecord,
 )
 from .penalties import (
+    AppealPending,
     ContinuedViolation,
     continued_violation,
     continued_violation_start,
@@ -103,20 +107,33 @@ def key_dates(source) -> list[Deadline]:
 
 def continued_violation_for(notice, as_of=None) -> ContinuedViolation | None:
     """R-PEN-4 for a notice in force or complied with: the whole weeks of
-    continued violation after the date the notice requires compliance by (its
-    stored R-NOV-2 / R-NOV-1 deadlines; its date of issue when it sets none),
-    up to the day before the recorded compliance, else `as_of` (today). The one
-    count every page and letter states (enforcement.penalties)."""
+    continued violation after a date the respondent was given in writing —
+    the notice's own compliance dates (its stored R-NOV-2 / R-NOV-1 deadlines;
+    its date of issue when it sets none), or, after a decision upholding it,
+    the correction date of the decision letter (its stored R-COR-1 deadline) —
+    up to the day before the recorded compliance, else `as_of` (today); the
+    days an appeal of the notice was pending are left out. None once the Board
+    modified the notice (the superseding notice's dates govern). The one count
+    every page states (enforcement.penalties)."""
     if notice.status in (
         NoticeStatus.DRAFT,
         NoticeStatus.WITHDRAWN,
         NoticeStatus.SUPERSEDED,
     ):
         return None
+    if notice.board_modification() is not None:
+        return None
+    stored = list(
+        deadlines_for(notice).filter(
+            rule_id__in=("R-COR-1", *COMPLIANCE_RULES), status__in=STANDING_DATES
+        )
+    )
+    corrections = [d.due_date for d in stored if d.rule_id == "R-COR-1"]
     start = continued_violation_start(
         issued_on=notice.issued_on,
-        compliance_dates=[d.due_date for d in notice.required_compliance_deadlines()],
+        compliance_dates=[d.due_date for d in stored if d.rule_id != "R-COR-1"],
         requirement_kinds=notice.requirement_kinds(),
+        correction_date=max(corrections) if corrections else None,
     )
     if start is None:
         return None
@@ -125,6 +142,9 @@ def continued_violation_for(notice, as_of=None) -> ContinuedViolation | None:
         as_of or timezone.localdate(),
         basis=start.basis,
         complied_on=notice.complied_on,
+        appeals=[
+            AppealPending(a.filed_on, a.pending_until) for a in notice.appeals.all()
+        ],
     )
 
 
@@ -209,6 +229,40 @@ def late_service(notice, services=None) -> LateService | None:
     if last_day is None:
         return None
     return LateService(first, notice.issued_on, last_day)
+
+
+def dates_before_the_appeal_is_over(notice) -> str:
+    """For a draft: the SMO's warning (not a refusal) that a remediation period
+    or a requirement's days end before the 15 days to appeal (R-APL-1) are
+    over, with the dates the notice would print if issued today (its draft
+    preview, enforcement.documents.notice_contract); '' when none does. Until
+    the appeal is over the notice cannot be recorded as not complied with and
+    corrective measures cannot start (NoticeOfViolation.appeal_open_or_pending)."""
+    from cases.humanize import human_long_date
+
+    from .documents import notice_contract
+
+    facts = notice_contract(notice)
+    early = facts.dates_before_last_day_to_appeal()
+    if not early:
+        return ""
+    what = {k: RequirementKind(k).label for k in RequirementKind.values}
+    what[RequirementKind.ABATEMENT] = "remediation and restoration"
+    listed = " and ".join(
+        f"{_lower_first(what[RequirementKind.values[n - 1]])} by {human_long_date(d)}"
+        for n, d in early
+    )
+    return (
+        f"If issued today, this notice requires {listed}, before the last day to "
+        f"appeal, {human_long_date(facts.last_day_to_appeal)}. Until the time to appeal "
+        "is over and any appeal is decided, the respondent cannot be recorded as "
+        "not complying and corrective measures cannot start. You may issue it as "
+        "it is, or give more days."
+    )
+
+
+def _lower_first(words: str) -> str:
+    return words[:1].lower() + words[1:]
 
 
 def _limit(appeal, rule_id, purpose=""):

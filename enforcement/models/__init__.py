@@ -14,9 +14,11 @@ from .alternatives import (
 from .appeals import Appeal, AppealDocument, AppealStatus, Decision
 from .meetings import BoardMeeting, HearingNoticeService
 from .notices import (
+    COMPLIANCE_RULES,
     IN_FORCE,
     MAX_COMPLIANCE_DAYS,
     REQUIREMENTS_WITH_DAYS,
+    STANDING_DATES,
     NoticeFrozenError,
     NoticeOfViolation,
     NoticeRequirement,
@@ -39,9 +41,11 @@ from .remedies import (
 )
 
 __all__ = [
+    "COMPLIANCE_RULES",
     "IN_FORCE",
     "MAX_COMPLIANCE_DAYS",
     "REQUIREMENTS_WITH_DAYS",
+    "STANDING_DATES",
     "AbatementStatus",
     "AccessSuspension",
     "AccessTermination",

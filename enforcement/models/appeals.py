@@ -233,6 +233,17 @@ class Appeal(FlowModel):
     def case_id(self):
         return self.notice.case_id
 
+    @property
+    def pending_until(self):
+        """The day the appeal stopped being pending before the Board: the day of
+        its decision, or of its withdrawal; None while it is pending (R-PEN-4
+        leaves the days between out of the weeks of continued violation)."""
+        if self.decided_on is not None:
+            return self.decided_on
+        if self.status == AppealStatus.WITHDRAWN:
+            return self.withdrawn_on or self.filed_on
+        return None
+
     # --- what the decision was (§ 132-14, § 132-15 A) ---------------------------
     def upholds(self) -> bool:
         """The Board upheld the SMO: the only decision that starts the five

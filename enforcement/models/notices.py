@@ -63,6 +63,9 @@ REQUIREMENTS_WITH_DAYS = (
 MAX_COMPLIANCE_DAYS = 365
 # The rules of the dates a notice requires compliance by (stored deadlines).
 COMPLIANCE_RULES = ("R-NOV-2", "R-NOV-1")
+# A stored date the respondent was given in writing and that still holds: open,
+# met or missed; never one waived or replaced.
+STANDING_DATES = tuple(s for s in Deadline.Status if s not in CLOSED_WITHOUT_DUTY)
 
 # Statuses in which the notice is in force against the recipient.
 IN_FORCE = (NoticeStatus.ISSUED, NoticeStatus.NOT_COMPLIED, NoticeStatus.ESCALATED)
@@ -344,6 +347,65 @@ class NoticeOfViolation(FlowModel):
             status__in=[AppealStatus.FILED, AppealStatus.HEARING_SCHEDULED]
         )
 
+    # --- the appeal corrective measures wait for (§ 132-14, § 132-15 A) -------
+    def last_day_to_appeal(self) -> Deadline | None:
+        """The stored R-APL-1 deadline the notice printed (open, or met by an
+        appeal; not waived or replaced)."""
+        loaded = getattr(self, "unwaived_deadlines", None)
+        if loaded is None:
+            loaded = list(
+                self.deadlines()
+                .filter(rule_id="R-APL-1", status__in=STANDING_DATES)
+                .order_by("-due_date", "-id")
+            )
+        return next(
+            (
+                d
+                for d in loaded
+                if d.rule_id == "R-APL-1" and d.status in STANDING_DATES
+            ),
+            None,
+        )
+
+    def pending_appeal(self):
+        """The appeal of this notice pending before the Board, or None."""
+        from .appeals import AppealStatus
+
+        pending = (AppealStatus.FILED, AppealStatus.HEARING_SCHEDULED)
+        if "appeals" in getattr(self, "_prefetched_objects_cache", {}):
+            return next((a for a in self.appeals.all() if a.status in pending), None)
+        return self.pending_appeals().order_by("filed_on", "pk").first()
+
+    def appeal_open_or_pending(self, today=None) -> bool:
+        """Whether the respondent may still appeal this notice (the 15 days of
+        R-APL-1, to the stored last day to appeal) or an appeal of it is
+        pending: while so, the SMO may not record it as not complied with nor
+        ask access for corrective measures (§ 132-15 A follows the appeal of
+        § 132-14). The one home of that rule: the guard `appeal_time_over`,
+        the access request and the pages read it."""
+        return bool(self.appeal_wait_words(today))
+
+    def appeal_wait_words(self, today=None) -> str:
+        """Why corrective measures wait for the appeal, and until when (the
+        stored R-APL-1 date); '' when they need not."""
+        from cases.humanize import human_long_date
+
+        appeal = self.pending_appeal()
+        if appeal is not None:
+            return (
+                f"an appeal of this notice, filed {human_long_date(appeal.filed_on)}, is "
+                "pending before the Board of Trustees; corrective measures can "
+                "start after its decision"
+            )
+        window = self.last_day_to_appeal()
+        today = today or timezone.localdate()
+        if window is not None and today <= window.due_date:
+            return (
+                f"the respondent may appeal until {human_long_date(window.due_date)}; "
+                "corrective measures can start after that"
+            )
+        return ""
+
     # --- conditions (side-effect free) ---------------------------------------
     @guard(
         "choose at least one requirement of {section}",
@@ -389,17 +451,13 @@ class NoticeOfViolation(FlowModel):
         return deadline is not None and deadline.has_passed()
 
     @guard(
-        "wait for the Board's decision on the pending appeal",
+        "wait until the time to appeal is over and no appeal is pending",
         form=False,
-        rule="R-APL-3",
+        rule="R-APL-1",
+        words=lambda notice: notice.appeal_wait_words(),
     )
-    def no_pending_appeal(self) -> bool:
-        from .appeals import AppealStatus
-
-        if "appeals" in getattr(self, "_prefetched_objects_cache", {}):
-            pending = (AppealStatus.FILED, AppealStatus.HEARING_SCHEDULED)
-            return not any(a.status in pending for a in self.appeals.all())
-        return not self.pending_appeals().exists()
+    def appeal_time_over(self) -> bool:
+        return not self.appeal_open_or_pending()
 
     @guard(
         "the Board modified this notice on appeal: the requirements that stand "
@@ -476,7 +534,7 @@ class NoticeOfViolation(FlowModel):
         permission=smo,
         conditions=[
             compliance_deadline_passed,
-            no_pending_appeal,
+            appeal_time_over,
             not_modified_by_board,
         ],
         custom={"label": "Record not complied", "rule_id": "R-COR-1", "form": "plain"},

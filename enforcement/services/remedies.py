@@ -136,10 +136,12 @@ def corrective_request_access(
     or restore (§ 132-15 A), addressed to `owner` (a party named owner on the
     case; the only one if not given), with a copy to the notice's recipient when
     another person. Who: SMO. Only once the notice was not complied with (after
-    its deadline, or five business days after an upholding decision), only for
-    a notice that requires a measure the Village can take to abate the violation
-    or restore the property (documents.access_request_measures), and only once
-    the case names the owner. Raises Refused, ValidationError."""
+    its deadline, or five business days after an upholding decision), never
+    while the respondent may still appeal it or an appeal of it is pending (the
+    notice's guard `appeal_time_over`, R-APL-1), only for a notice that requires
+    a measure the Village can take to abate the violation or restore the
+    property (documents.access_request_measures), and only once the case names
+    the owner. Raises Refused saying why and until when, or ValidationError."""
     _require_smo(actor)
     notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
     if notice.status not in (NoticeStatus.NOT_COMPLIED, NoticeStatus.ESCALATED):
@@ -147,6 +149,9 @@ def corrective_request_access(
             "Corrective measures follow a notice not complied with: record the "
             f"non-compliance first (the notice is “{notice.get_status_display()}”)."
         )
+    waits = NoticeOfViolation.appeal_time_over
+    if not waits(notice):
+        raise Refused(Reason(refusal_text(waits, notice), rule_id=waits.rule_id))
     if not access_request_measures(notice):
         raise Refused(
             f"Notice NOV-{notice.pk} requires no measure to abate the violation or "

@@ -193,6 +193,11 @@ def _render_detail(request, pk, *, bound=None, status=200):
             "actions": actions,
             "deadlines": selectors.key_dates(notice),
             "continued": selectors.continued_violation_for(notice),
+            "before_appeal_is_over": (
+                ""
+                if notice.is_frozen
+                else selectors.dates_before_the_appeal_is_over(notice)
+            ),
             "service_form": ServiceForm(),
             "services": services,
             "late_service": late,

@@ -120,6 +120,17 @@ def _corrective_waits(case, form, user):
     ]
 
 
+def _corrective_waits_for_appeal(form):
+    """The notices not complied with that corrective measures must still wait
+    for, because the respondent may appeal them or an appeal is pending
+    (NoticeOfViolation.appeal_open_or_pending): each with why and until when."""
+    return [
+        (notice, notice.appeal_wait_words())
+        for notice in form.fields["notice"].queryset.order_by("pk")
+        if notice.appeal_open_or_pending()
+    ]
+
+
 @role_required(*SMO_ONLY)
 def remedy_create(request, case_pk, flow):
     _model(flow)
@@ -158,6 +169,9 @@ def remedy_create(request, case_pk, flow):
             # disabled with the reasons and their links.
             "blocked_by": (
                 svc.corrective_refusals(case) if flow == "corrective" else []
+            ),
+            "corrective_appeal_waits": (
+                _corrective_waits_for_appeal(form) if flow == "corrective" else ()
             ),
         },
     )

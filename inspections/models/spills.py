@@ -154,6 +154,18 @@ class SpillNotification(ConcurrentTransitionMixin, models.Model):
         """R-SPL-4: a written confirmation is expected and not yet recorded."""
         return self.needs_written_confirmation and self.status == SpillStatus.RECORDED
 
+    # --- what its clocks count (cases.clocks) -------------------------------------
+    def is_nonhazardous(self) -> bool:
+        return not self.hazardous
+
+    def known_day(self):
+        """The village's date the release became known (R-SPL-3, R-SPL-5)."""
+        return timezone.localtime(self.known_at).date()
+
+    def notice_day(self):
+        """The village's date it was told, or None (R-SPL-3, R-SPL-4)."""
+        return timezone.localtime(self.notice_at).date() if self.notice_at else None
+
     @property
     def needs_written_confirmation(self) -> bool:
         """R-SPL-4: in-person and telephone notices are confirmed in writing."""

@@ -6,7 +6,7 @@ import datetime as dt
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from cases.deadlines.services import meet_deadline, open_deadline
+from cases.clocks import apply as apply_clocks
 from cases.models import CaseKind, CaseSource
 from cases.roles import Role, require_role
 from cases.services import case_open
@@ -90,7 +90,6 @@ def spill_record(*, actor, premises, facility=None, case=None, **fields):
     spill.full_clean(exclude=["status"])
     with transaction.atomic():
         spill.save()
-        known_on = local_date(spill.known_at)
         record_on(
             spill,
             actor=actor,
@@ -102,44 +101,8 @@ def spill_record(*, actor, premises, facility=None, case=None, **fields):
             f"Cleanup: {spill.cleanup_steps}",
             rule_id="R-SPL-2" if spill.hazardous else "R-SPL-1",
         )
-        if not spill.hazardous:
-            spill.notice_deadline = open_deadline(
-                rule_id="R-SPL-3",
-                event_date=known_on,
-                source=spill,
-                case=case,
-                actor=actor,
-                notify_email=spill.reporter_email,
-            )
-            if spill.notice_at is not None:
-                spill.notice_deadline = meet_deadline(
-                    spill.notice_deadline, on=local_date(spill.notice_at), actor=actor
-                )
-        if spill.needs_written_confirmation:
-            spill.confirmation_deadline = open_deadline(
-                rule_id="R-SPL-4",
-                event_date=local_date(spill.notice_at),
-                source=spill,
-                case=case,
-                actor=actor,
-                notify_email=spill.reporter_email,
-            )
-        if spill.commercial_or_industrial:
-            spill.retention_deadline = open_deadline(
-                rule_id="R-SPL-5",
-                event_date=known_on,
-                source=spill,
-                case=case,
-                actor=actor,
-                notify_email=spill.reporter_email,
-            )
-        spill.save(
-            update_fields=[
-                "notice_deadline",
-                "confirmation_deadline",
-                "retention_deadline",
-            ]
-        )
+        # R-SPL-3, R-SPL-4, R-SPL-5: the clock table's row (cases.clocks).
+        apply_clocks(spill, "record", actor=actor)
     return spill
 
 
@@ -172,10 +135,6 @@ def spill_record_confirmation(
     due = spill.confirmation_deadline
     late = due is not None and mailed_on is not None and mailed_on > due.due_date
 
-    def meet(locked):
-        if locked.confirmation_deadline is not None:
-            meet_deadline(locked.confirmation_deadline, on=mailed_on, actor=actor)
-
     return run(
         spill,
         "record_confirmation",
@@ -190,7 +149,6 @@ def spill_record_confirmation(
             f"Written confirmation of spill {spill.pk} "
             f"mailed {mailed_on:%Y-%m-%d}" + (" — late" if late else " — on time")
         ),
-        after=meet,
     )
 
 

@@ -234,7 +234,13 @@ def test_not_complied_is_refused_before_the_deadline(confirmed_case, smo_user):
 
 
 def test_not_complied_is_refused_while_an_appeal_is_pending(appeal, smo_user):
-    with pytest.raises(Refused, match="pending appeal"):
+    # § 132-15 A follows the appeal of § 132-14 (R-APL-1): filed Tue 2026-03-10.
+    with pytest.raises(
+        Refused,
+        match="an appeal of this notice, filed Tuesday, March 10, 2026, is pending "
+        "before the Board of Trustees; corrective measures can start after its "
+        "decision",
+    ):
         svc.notice_record_noncompliance(notice=appeal.notice, actor=smo_user)
 
 

@@ -5,6 +5,7 @@ from decimal import Decimal
 
 import pytest
 
+from cases.humanize import human_long_date
 from enforcement.models import OffenseRecord
 from enforcement.penalties import (
     PriorOffense,
@@ -174,7 +175,7 @@ def test_each_whole_week_after_the_deadline_is_another_violation(as_of, weeks):
     assert list(result.weeks) == weeks
     assert result.count == len(weeks)
     for day in weeks:
-        assert f"{day:%Y-%m-%d}" in result.explanation
+        assert human_long_date(day) in result.explanation
 
 
 @pytest.mark.django_db

@@ -439,7 +439,11 @@ def test_the_corrective_measures_page_says_why_no_notice_can_be_chosen(
     page = client_as("smo").get(url).content.decode()
     assert 'data-testid="corrective-waits"' in page
     assert f"NOV-{appeal.notice_id}" in page
-    assert "wait for the Board" in page
+    # § 132-14: the appeal filed Tue 2026-03-10 is before the Board.
+    assert (
+        "an appeal of this notice, filed Tuesday, March 10, 2026, is pending before "
+        "the Board of Trustees; corrective measures can start after its decision"
+    ) in page
 
 
 def test_the_corrective_measures_page_offers_a_notice_not_complied_with(

@@ -385,12 +385,12 @@ def test_the_notice_page_states_the_count_from_the_notice_date(
     html = client_as("smo").get(
         reverse("enforcement:notice_detail", args=[issued_notice.pk])
     )
-    body = html.content.decode()
+    body = visible_text(html.content.decode())
     assert (
-        "whole week(s) of continued violation after Friday 2026-03-13 (the last "
-        "date the notice requires compliance by)" in body
+        "Counted from Friday, March 13, 2026, the last date the notice requires "
+        "compliance by." in body
     )
-    assert "after Wednesday 2026-03-18" not in body
+    assert "Wednesday, March 18, 2026" not in body
 
 
 # --- the letter refuses to say less than § 132-13 A requires ------------------
