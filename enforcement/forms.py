@@ -9,6 +9,7 @@ from django.forms import modelform_factory
 from django.utils import timezone
 
 from cases.citations import cite, cited
+from cases.input_guard import article_number_clean
 from cases.models import Party
 from cases.widgets import DateInput, DateTimeInput
 
@@ -146,14 +147,43 @@ class NoticeForm(forms.Form):
         return initial
 
 
-class ServiceForm(forms.ModelForm):
+class ArticleNumberMixin:
+    """A form with a certified-mail article number (`article_field`) and the
+    method it was sent by (`method_field`, None: always certified): the number
+    is cleaned by cases.input_guard.article_number_clean (20 or 22 digits,
+    spaces removed) and a missing one is a message on the field, before the
+    model's check constraint could speak."""
+
+    article_field = "article_number"
+    method_field: str | None = "method"
+
+    def _article_required(self) -> bool:
+        if self.method_field is None:
+            return True
+        method = self.data.get(self.add_prefix(self.method_field), "")
+        return method == ServiceRecord.Method.CERTIFIED
+
+    def _clean_article(self):
+        return article_number_clean(
+            self.data.get(self.add_prefix(self.article_field), ""),
+            required=self._article_required(),
+        )
+
+
+class ServiceForm(ArticleNumberMixin, forms.ModelForm):
+    def clean_article_number(self):
+        return self._clean_article()
+
     class Meta:
         model = ServiceRecord
         fields = ["method", "served_on", "article_number", "served_by", "where"]
         widgets = {"served_on": DateInput()}
 
 
-class HearingServiceForm(forms.ModelForm):
+class HearingServiceForm(ArticleNumberMixin, forms.ModelForm):
+    def clean_article_number(self):
+        return self._clean_article()
+
     class Meta:
         model = HearingNoticeService
         fields = ["sent_to", "method", "served_on", "article_number", "served_by"]
@@ -276,11 +306,18 @@ class ClerkFilingForm(forms.Form):
     )
 
 
-class MailingForm(forms.Form):
+class MailingForm(ArticleNumberMixin, forms.Form):
+    method_field = None  # the Board's decision is mailed certified (R-APL-3)
+
     mailed_on = forms.DateField(widget=DateInput(), label="Date mailed (certified)")
     article_number = forms.CharField(
-        max_length=40, label="Certified mail article number"
+        max_length=40,
+        label="Certified mail article number",
+        required=False,  # its missing is said by clean_article_number
     )
+
+    def clean_article_number(self):
+        return self._clean_article()
 
 
 class AppealWithdrawForm(forms.Form):
@@ -497,9 +534,15 @@ _SuspensionNoticeBase = _step_form(
 )
 
 
-class SuspensionNoticeForm(_SuspensionNoticeBase):
+class SuspensionNoticeForm(ArticleNumberMixin, _SuspensionNoticeBase):
     """The service of the written notice of reasons (R-SUS-1), as a notice of
     violation's service is recorded: the date, how, the article number."""
+
+    article_field = "notice_article_number"
+    method_field = "notice_method"
+
+    def clean_notice_article_number(self):
+        return self._clean_article()
 
     @staticmethod
     def initial_from(suspension) -> dict:

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from cases.citations import cited
 from cases.humanize import human_date
+from cases.input_guard import article_number_clean
 from cases.models import CaseStatus, Party
 from cases.roles import Role, require_role
 from cases.services import case_run_transition
@@ -427,11 +428,16 @@ def service_errors(
 ) -> dict[str, str]:
     """What is wrong with a record of how an issued paper was served or sent (a
     notice of violation, a notice of hearing), by field: certified mail needs its
-    article number, and the date is neither before the paper was issued
+    article number, any article number given is 20 or 22 digits
+    (cases.input_guard.article_number_clean), and the date is neither before the paper was issued
     (`too_early` says so) nor in the future."""
     errors = {}
-    if method == ServiceRecord.Method.CERTIFIED and not article_number.strip():
-        errors["article_number"] = "Give the certified mail article number."
+    try:
+        article_number_clean(
+            article_number, required=method == ServiceRecord.Method.CERTIFIED
+        )
+    except ValidationError as error:
+        errors["article_number"] = error.messages[0]
     if issued_on and served_on < issued_on:
         errors["served_on"] = too_early
     if served_on > timezone.localdate():
@@ -467,7 +473,7 @@ def notice_record_service(
         notice=notice,
         method=method,
         served_on=served_on,
-        article_number=article_number.strip(),
+        article_number=article_number_clean(article_number, required=False),
         served_by=served_by,
         where=where,
         recorded_by=actor,
