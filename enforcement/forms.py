@@ -180,6 +180,36 @@ class ServiceForm(ArticleNumberMixin, forms.ModelForm):
         widgets = {"served_on": DateInput()}
 
 
+class ServiceCorrectionForm(ArticleNumberMixin, forms.Form):
+    """The corrected values of a wrongly recorded service, and why
+    (enforcement.services.notices.service_record_correct)."""
+
+    method = forms.ChoiceField(choices=ServiceRecord.Method.choices)
+    served_on = forms.DateField(widget=DateInput(), label="Served on")
+    article_number = forms.CharField(
+        max_length=40, required=False, label="Certified mail article number"
+    )
+    served_by = forms.CharField(max_length=200, required=False)
+    where = forms.CharField(
+        max_length=200,
+        required=False,
+        help_text="Where it was delivered or posted.",
+    )
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}),
+        label="Why the record is corrected",
+        error_messages={"required": "Say why the service record is corrected."},
+        help_text="Kept in the case's chronology with what the record said before.",
+    )
+
+    def clean_article_number(self):
+        return self._clean_article()
+
+    @staticmethod
+    def initial_from(record) -> dict:
+        return {name: getattr(record, name) for name in ServiceForm.Meta.fields}
+
+
 class HearingServiceForm(ArticleNumberMixin, forms.ModelForm):
     def clean_article_number(self):
         return self._clean_article()

@@ -22,6 +22,7 @@ from .notices import (
     NoticeRequirement,
     NoticeStatus,
     RequirementKind,
+    ServiceCorrection,
     ServiceRecord,
 )
 from .offenses import OffenseRecord
@@ -70,6 +71,7 @@ __all__ = [
     "PerformedBy",
     "RemedyPayment",
     "RequirementKind",
+    "ServiceCorrection",
     "ServiceRecord",
     "SuspensionStatus",
     "TerminationStatus",

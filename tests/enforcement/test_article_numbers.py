@@ -19,6 +19,7 @@ from cases.input_guard import (
 from enforcement.forms import (
     HearingServiceForm,
     MailingForm,
+    ServiceCorrectionForm,
     ServiceForm,
     SuspensionNoticeForm,
 )
@@ -95,6 +96,11 @@ FORMS = [
         SuspensionNoticeForm,
         {"notice_sent_on": "2026-03-04", "notice_method": "certified"},
         "notice_article_number",
+    ),
+    (
+        ServiceCorrectionForm,
+        {"method": "certified", "served_on": "2026-03-04", "reason": "Misread."},
+        "article_number",
     ),
 ]
 
