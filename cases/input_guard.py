@@ -9,8 +9,13 @@ contents, which are decoded as images) contain one.
 
 ascii_digits is the check for "a number typed by someone": str.isdigit is also
 true for "²" and other Unicode digits, which int() and the database refuse, and
-for 5,000 digits, which int() refuses too."""
+for 5,000 digits, which int() refuses too.
 
+article_number_clean is the one check of a USPS certified-mail article number,
+wherever one is typed (a notice's service, a notice of hearing's sending, the
+mailing of the Board's decision, a suspension's notice of reasons)."""
+
+from django.core.exceptions import ValidationError
 from django.http import HttpResponse, JsonResponse
 
 from .open311.serializers import error as open311_error
@@ -30,6 +35,32 @@ def ascii_digits(value, *, max_digits: int = MAX_DIGITS) -> bool:
         and value.isascii()
         and value.isdigit()
     )
+
+
+# A USPS certified-mail article number: 20 or 22 digits, printed in groups
+# separated by spaces (stored without them).
+ARTICLE_NUMBER_LENGTHS = (20, 22)
+ARTICLE_NUMBER_MISSING = "Give the certified mail article number."
+ARTICLE_NUMBER_INVALID = (
+    "A certified mail article number has 20 or 22 digits (spaces are allowed), "
+    "as printed on the green card or the receipt."
+)
+
+
+def article_number_clean(value, *, required: bool = True) -> str:
+    """The article number's digits, spaces removed; "" when none is given and
+    none is `required`. Raises ValidationError (plain words, no code's text)
+    when it is missing but required, or is not 20 or 22 digits 0-9."""
+    digits = "".join((value or "").split())
+    if not digits:
+        if required:
+            raise ValidationError(ARTICLE_NUMBER_MISSING, code="required")
+        return ""
+    if len(digits) not in ARTICLE_NUMBER_LENGTHS or not ascii_digits(
+        digits, max_digits=max(ARTICLE_NUMBER_LENGTHS)
+    ):
+        raise ValidationError(ARTICLE_NUMBER_INVALID, code="invalid")
+    return digits
 
 
 def _contains_nul(pairs) -> bool:

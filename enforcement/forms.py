@@ -9,6 +9,7 @@ from django.forms import modelform_factory
 from django.utils import timezone
 
 from cases.citations import cite, cited
+from cases.input_guard import article_number_clean
 from cases.models import Party
 from cases.widgets import DateInput, DateTimeInput
 
@@ -146,14 +147,73 @@ class NoticeForm(forms.Form):
         return initial
 
 
-class ServiceForm(forms.ModelForm):
+class ArticleNumberMixin:
+    """A form with a certified-mail article number (`article_field`) and the
+    method it was sent by (`method_field`, None: always certified): the number
+    is cleaned by cases.input_guard.article_number_clean (20 or 22 digits,
+    spaces removed) and a missing one is a message on the field, before the
+    model's check constraint could speak."""
+
+    article_field = "article_number"
+    method_field: str | None = "method"
+
+    def _article_required(self) -> bool:
+        if self.method_field is None:
+            return True
+        method = self.data.get(self.add_prefix(self.method_field), "")
+        return method == ServiceRecord.Method.CERTIFIED
+
+    def _clean_article(self):
+        return article_number_clean(
+            self.data.get(self.add_prefix(self.article_field), ""),
+            required=self._article_required(),
+        )
+
+
+class ServiceForm(ArticleNumberMixin, forms.ModelForm):
+    def clean_article_number(self):
+        return self._clean_article()
+
     class Meta:
         model = ServiceRecord
         fields = ["method", "served_on", "article_number", "served_by", "where"]
         widgets = {"served_on": DateInput()}
 
 
-class HearingServiceForm(forms.ModelForm):
+class ServiceCorrectionForm(ArticleNumberMixin, forms.Form):
+    """The corrected values of a wrongly recorded service, and why
+    (enforcement.services.notices.service_record_correct)."""
+
+    method = forms.ChoiceField(choices=ServiceRecord.Method.choices)
+    served_on = forms.DateField(widget=DateInput(), label="Served on")
+    article_number = forms.CharField(
+        max_length=40, required=False, label="Certified mail article number"
+    )
+    served_by = forms.CharField(max_length=200, required=False)
+    where = forms.CharField(
+        max_length=200,
+        required=False,
+        help_text="Where it was delivered or posted.",
+    )
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}),
+        label="Why the record is corrected",
+        error_messages={"required": "Say why the service record is corrected."},
+        help_text="Kept in the case's chronology with what the record said before.",
+    )
+
+    def clean_article_number(self):
+        return self._clean_article()
+
+    @staticmethod
+    def initial_from(record) -> dict:
+        return {name: getattr(record, name) for name in ServiceForm.Meta.fields}
+
+
+class HearingServiceForm(ArticleNumberMixin, forms.ModelForm):
+    def clean_article_number(self):
+        return self._clean_article()
+
     class Meta:
         model = HearingNoticeService
         fields = ["sent_to", "method", "served_on", "article_number", "served_by"]
@@ -276,11 +336,18 @@ class ClerkFilingForm(forms.Form):
     )
 
 
-class MailingForm(forms.Form):
+class MailingForm(ArticleNumberMixin, forms.Form):
+    method_field = None  # the Board's decision is mailed certified (R-APL-3)
+
     mailed_on = forms.DateField(widget=DateInput(), label="Date mailed (certified)")
     article_number = forms.CharField(
-        max_length=40, label="Certified mail article number"
+        max_length=40,
+        label="Certified mail article number",
+        required=False,  # its missing is said by clean_article_number
     )
+
+    def clean_article_number(self):
+        return self._clean_article()
 
 
 class AppealWithdrawForm(forms.Form):
@@ -506,9 +573,15 @@ _SuspensionNoticeBase = _step_form(
 )
 
 
-class SuspensionNoticeForm(_SuspensionNoticeBase):
+class SuspensionNoticeForm(ArticleNumberMixin, _SuspensionNoticeBase):
     """The service of the written notice of reasons (R-SUS-1), as a notice of
     violation's service is recorded: the date, how, the article number."""
+
+    article_field = "notice_article_number"
+    method_field = "notice_method"
+
+    def clean_notice_article_number(self):
+        return self._clean_article()
 
     @staticmethod
     def initial_from(suspension) -> dict:

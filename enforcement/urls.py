@@ -25,6 +25,7 @@ urlpatterns = [
     path(
         "service/<int:pk>/delivery/", notices.service_delivery, name="service_delivery"
     ),
+    path("service/<int:pk>/correct/", notices.service_correct, name="service_correct"),
     path("parties/<int:pk>/offenses/", notices.party_offenses, name="party_offenses"),
     path("appeals/", appeals.appeal_list, name="appeal_list"),
     *export_paths("appeals/export", appeals.appeal_export, "appeal_export"),

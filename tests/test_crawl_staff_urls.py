@@ -752,6 +752,7 @@ FILL = {
         NoticeOfViolation, transition="record_compliance"
     ),  # POST
     "enforcement:service_delivery": pk_of(ServiceRecord),  # POST
+    "enforcement:service_correct": pk_of(ServiceRecord),
     "enforcement:party_offenses": pk_of(Party, limit=3),
     "enforcement:hearings_ical": feed_tokens,
     "enforcement:appeal_detail": pk_of(Appeal),

@@ -24,6 +24,7 @@ from .notices import (
     NoticeRequirement,
     NoticeStatus,
     RequirementKind,
+    ServiceCorrection,
     ServiceRecord,
 )
 from .offenses import OffenseRecord
@@ -74,6 +75,7 @@ __all__ = [
     "PerformedBy",
     "RemedyPayment",
     "RequirementKind",
+    "ServiceCorrection",
     "ServiceRecord",
     "SuspensionStatus",
     "TerminationStatus",

@@ -112,6 +112,9 @@ class HearingNoticeService(models.Model):
             models.CheckConstraint(
                 condition=~models.Q(method="certified") | ~models.Q(article_number=""),
                 name="hearing_notice_certified_mail_has_article_number",
+                # Should a form ever let it through: plain words, not the
+                # constraint's name (the forms and services refuse first).
+                violation_error_message="Give the certified mail article number.",
             )
         ]
 

@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_fsm import FSMField, transition
 
+from cases.humanize import human_date
 from cases.models import CLOSED_WITHOUT_DUTY, Case, Deadline, Party
 
 from .base import FlowModel, guard, smo, smo_or_clerk
@@ -726,6 +727,9 @@ class ServiceRecord(models.Model):
             models.CheckConstraint(
                 condition=~models.Q(method="certified") | ~models.Q(article_number=""),
                 name="certified_mail_has_article_number",
+                # Should a form ever let it through: plain words, not the
+                # constraint's name (the forms and services refuse first).
+                violation_error_message="Give the certified mail article number.",
             )
         ]
 
@@ -764,3 +768,47 @@ class ServiceRecord(models.Model):
         return outcome_words(
             self.PAPER, self.delivered_on, self.returned_on, self.return_reason
         )
+
+
+class ServiceCorrection(models.Model):
+    """A correction of a wrongly recorded service of a notice (issue 26): the
+    service record holds the corrected values; this row keeps what it said
+    before, why it was corrected, by whom and when. Never changed or deleted:
+    the record's corrections are its history."""
+
+    record = models.ForeignKey(
+        ServiceRecord, on_delete=models.PROTECT, related_name="corrections"
+    )
+    old_method = models.CharField(max_length=12, choices=ServiceRecord.Method.choices)
+    old_served_on = models.DateField()
+    old_article_number = models.CharField(max_length=40, blank=True)
+    old_served_by = models.CharField(max_length=200, blank=True)
+    old_where = models.CharField(max_length=200, blank=True)
+    reason = models.TextField()
+    corrected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    corrected_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["record", "corrected_at", "id"]
+
+    def __str__(self):
+        return f"Correction of service {self.record_id} ({self.corrected_at:%Y-%m-%d})"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise ValueError("A service record's correction is kept as written.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("A service record's correction is never deleted.")
+
+    def old_words(self) -> str:
+        """What the record said before this correction, in words."""
+        words = f"{self.get_old_method_display()} on {human_date(self.old_served_on)}"
+        if self.old_article_number:
+            words += f", article {self.old_article_number}"
+        if self.old_where:
+            words += f", {self.old_where}"
+        return words

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from cases.clocks import apply as apply_clocks
 from cases.deadlines.services import deadlines_for, open_deadline_for
+from cases.input_guard import article_number_clean
 from cases.models import CaseEvent
 from cases.roles import Role, has_role, require_role
 from cases.timeline import record_event
@@ -499,18 +500,19 @@ def appeal_record_mailing(
     *, appeal, actor, mailed_on: dt.date, article_number: str
 ) -> tuple[Appeal, str]:
     """Record the certified mailing of the decision to the discharger, with the
-    article number. Who: clerk or SMO. Returns (appeal, warning if late)."""
-    if not article_number.strip():
-        raise ValidationError(
-            {"article_number": "Give the certified mail article number."}
-        )
+    article number (20 or 22 digits, stored without spaces). Who: clerk or SMO.
+    Returns (appeal, warning if late)."""
+    try:
+        digits = article_number_clean(article_number)
+    except ValidationError as error:
+        raise ValidationError({"article_number": error.messages}) from None
     return _record_act(
         appeal,
         actor,
         "mailed",
         mailed_on,
-        {"mailed_on": mailed_on, "mail_article_number": article_number.strip()},
-        f"decision mailed by certified mail (article {article_number.strip()})",
+        {"mailed_on": mailed_on, "mail_article_number": digits},
+        f"decision mailed by certified mail (article {digits})",
     )
 
 

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from cases.input_guard import article_number_clean
 from cases.roles import Role, require_role
 from cases.workflow import Refused
 
@@ -102,7 +103,7 @@ def hearing_notice_record_service(
         sent_to=sent_to.strip(),
         method=method,
         served_on=served_on,
-        article_number=article_number.strip(),
+        article_number=article_number_clean(article_number, required=False),
         served_by=served_by,
         recorded_by=actor,
     )

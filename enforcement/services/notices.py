@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from cases.citations import cited
 from cases.humanize import human_date
+from cases.input_guard import article_number_clean
 from cases.models import CaseStatus, Party
 from cases.roles import Role, require_role
 from cases.services import case_run_transition
@@ -24,6 +25,7 @@ from ..models import (
     NoticeRequirement,
     NoticeStatus,
     RequirementKind,
+    ServiceCorrection,
     ServiceRecord,
 )
 from ..penalties import fine_error, tier_for_party
@@ -427,11 +429,16 @@ def service_errors(
 ) -> dict[str, str]:
     """What is wrong with a record of how an issued paper was served or sent (a
     notice of violation, a notice of hearing), by field: certified mail needs its
-    article number, and the date is neither before the paper was issued
+    article number, any article number given is 20 or 22 digits
+    (cases.input_guard.article_number_clean), and the date is neither before the paper was issued
     (`too_early` says so) nor in the future."""
     errors = {}
-    if method == ServiceRecord.Method.CERTIFIED and not article_number.strip():
-        errors["article_number"] = "Give the certified mail article number."
+    try:
+        article_number_clean(
+            article_number, required=method == ServiceRecord.Method.CERTIFIED
+        )
+    except ValidationError as error:
+        errors["article_number"] = error.messages[0]
     if issued_on and served_on < issued_on:
         errors["served_on"] = too_early
     if served_on > timezone.localdate():
@@ -467,7 +474,7 @@ def notice_record_service(
         notice=notice,
         method=method,
         served_on=served_on,
-        article_number=article_number.strip(),
+        article_number=article_number_clean(article_number, required=False),
         served_by=served_by,
         where=where,
         recorded_by=actor,
@@ -483,6 +490,127 @@ def notice_record_service(
         subject=record,
     )
     return record
+
+
+SERVICE_FIELDS = ("method", "served_on", "article_number", "served_by", "where")
+
+
+def _correction_words(old: dict, new: dict) -> str:
+    labels = {
+        "method": "method",
+        "served_on": "date",
+        "article_number": "article number",
+        "served_by": "served by",
+        "where": "where",
+    }
+
+    def shown(name, value):
+        if name == "method":
+            return ServiceRecord.Method(value).label.lower()
+        if name == "served_on":
+            return f"{value:%Y-%m-%d}"
+        return value or "none"
+
+    return "; ".join(
+        f"{labels[name]} {shown(name, old[name])} → {shown(name, new[name])}"
+        for name in SERVICE_FIELDS
+        if old[name] != new[name]
+    )
+
+
+@transaction.atomic
+def service_record_correct(
+    *,
+    record,
+    actor,
+    method,
+    served_on,
+    reason,
+    article_number="",
+    served_by="",
+    where="",
+) -> ServiceCorrection:
+    """Correct a wrongly recorded service of a notice (issue 26): the record
+    takes the corrected values, checked as a new record's are; a
+    ServiceCorrection keeps what it said before, with the reason; the
+    chronology says what changed and why. Nothing is deleted. Who: SMO.
+
+    What reads the service date reads the record, so it follows the
+    correction: whether the notice was served late (selectors.late_service)
+    and how long its certified mail has waited (the work queue). The days to
+    appeal count from the issue, not the service (R-APL-1): no deadline moves.
+    A recorded delivery or return stays, so the mail stays certified and was
+    sent no later than it came back. Raises ValidationError (nothing saved)."""
+    require_role(actor, Role.SMO, doing="correct the service of a notice")
+    locked = (
+        ServiceRecord.objects.select_for_update()
+        .select_related("notice__case")
+        .get(pk=record.pk)
+    )
+    notice = locked.notice
+    errors = {}
+    if served_on is None:
+        errors["served_on"] = "Give the date it was served."
+    else:
+        errors = service_errors(
+            method=method,
+            served_on=served_on,
+            article_number=article_number,
+            issued_on=notice.issued_on,
+            too_early="A notice cannot be served before it was issued.",
+        )
+    if not (reason or "").strip():
+        errors["reason"] = "Say why the service record is corrected."
+    came_back_on = locked.delivered_on or locked.returned_on
+    if came_back_on is not None:
+        if method != ServiceRecord.Method.CERTIFIED:
+            errors["method"] = (
+                "The delivery or return of this certified mail is recorded: it "
+                "was sent by certified mail."
+            )
+        elif served_on is not None and served_on > came_back_on:
+            errors["served_on"] = (
+                "The mail was delivered or came back on "
+                f"{human_date(came_back_on)}: it was sent no later than that."
+            )
+    if errors:
+        raise ValidationError(errors)
+    old = {name: getattr(locked, name) for name in SERVICE_FIELDS}
+    new = {
+        "method": method,
+        "served_on": served_on,
+        "article_number": article_number_clean(article_number, required=False),
+        "served_by": (served_by or "").strip(),
+        "where": (where or "").strip(),
+    }
+    changes = _correction_words(old, new)
+    if not changes:
+        raise ValidationError(
+            "These are the values already recorded: change what was wrong."
+        )
+    correction = ServiceCorrection.objects.create(
+        record=locked,
+        old_method=old["method"],
+        old_served_on=old["served_on"],
+        old_article_number=old["article_number"],
+        old_served_by=old["served_by"],
+        old_where=old["where"],
+        reason=reason.strip(),
+        corrected_by=actor,
+    )
+    for name, value in new.items():
+        setattr(locked, name, value)
+    locked.save(update_fields=list(SERVICE_FIELDS))
+    record_event(
+        case=notice.case,
+        actor=actor,
+        kind="notice",
+        summary=f"Service record corrected: notice of violation {notice.pk}, "
+        f"{changes} ({correction.reason})",
+        rule_id="R-NOV-1",
+        subject=locked,
+    )
+    return correction
 
 
 def service_words(record) -> str:

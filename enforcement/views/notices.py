@@ -17,6 +17,7 @@ from ..forms import (
     DeliveryForm,
     NoticeForm,
     OffenseForm,
+    ServiceCorrectionForm,
     ServiceForm,
 )
 from ..models import NoticeOfViolation, ServiceRecord
@@ -170,7 +171,7 @@ def _render_detail(request, pk, *, bound=None, status=200):
     may_write = has_role(request.user, *SMO_ONLY)
     # The outcome of certified mail: the SMO's or the clerk's to record.
     may_record_delivery = has_role(request.user, *APPEAL_RECORDERS)
-    services = list(notice.service_records.all())
+    services = list(notice.service_records.prefetch_related("corrections"))
     for record in services:
         record.delivery_form = (
             bound.pop(("delivery", record.pk), None)
@@ -323,6 +324,45 @@ def notice_service(request, pk):
         {
             "form": form,
             "title": f"Service of notice {notice.pk}",
+            "back": notice,
+            "case": notice.case,
+        },
+    )
+
+
+@role_required(*SMO_ONLY)
+def service_correct(request, pk):
+    """Correct a wrongly recorded service, with the reason (issue 26): the old
+    values stay on the notice page and in the chronology."""
+    record = get_object_or_404(ServiceRecord.objects.select_related("notice"), pk=pk)
+    notice = record.notice
+    form = ServiceCorrectionForm(
+        request.POST or None, initial=ServiceCorrectionForm.initial_from(record)
+    )
+    if request.method == "POST":
+        done = attempt(
+            request,
+            form,
+            lambda: svc.service_record_correct(
+                record=record, actor=request.user, **form.cleaned_data
+            ),
+        )
+        if done is not None:
+            messages.success(
+                request,
+                f"Service record corrected. Before: {done.old_words()}. "
+                f"{svc.service_words(done.record)}",
+            )
+            late = selectors.late_service(notice)
+            if late is not None and late.record.pk == record.pk:
+                messages.warning(request, f"{late.words} {late.remedy_words}")
+            return redirect("enforcement:notice_detail", pk=notice.pk)
+    return render(
+        request,
+        "enforcement/simple_form.html",
+        {
+            "form": form,
+            "title": f"Correct the service record of notice {notice.pk}",
             "back": notice,
             "case": notice.case,
         },

@@ -221,7 +221,10 @@ def test_an_item_leaves_the_clerks_queue_when_its_action_is_recorded(
         appeal=decided, actor=clerk_user, filed_on=TODAY
     )
     appeal_svc.appeal_record_mailing(
-        appeal=decided, actor=clerk_user, mailed_on=TODAY, article_number="9400 111"
+        appeal=decided,
+        actor=clerk_user,
+        mailed_on=TODAY,
+        article_number="9400 1110 0000 0000 0000",
     )
     html = _home(clerk_client)
     to_schedule = html.split('data-testid="queue-to-schedule"', 1)[1].split("</ul>")[0]
@@ -246,7 +249,7 @@ def test_certified_mail_stays_until_its_delivery_or_return_is_recorded(
         notice=notice, actor=smo_user, method="personal", served_on=ISSUED
     )
     html = _home(client_as("clerk"))
-    row = _row(html, "queue-certified-mail", "9400 1000 0000 0000 0001")
+    row = _row(html, "queue-certified-mail", "94001000000000000001")
     assert "mailed Mon, Nov 2, 2026" in visible_text(row) and "waiting 31 days" in row
     # The one action: the notice page's form for the mailing's outcome.
     notice_url = reverse("enforcement:notice_detail", args=[notice.pk])

@@ -134,7 +134,10 @@ def test_filing_and_mailing_close_the_appeal_and_leave_nothing_to_record(
     client.post(record("filing"), {"filing-filed_on": "2026-03-25"})
     client.post(
         record("mailing"),
-        {"mailing-mailed_on": "2026-03-25", "mailing-article_number": "9407 1"},
+        {
+            "mailing-mailed_on": "2026-03-25",
+            "mailing-article_number": "9407 1000 0000 0000 0001",
+        },
     )
     closed = Appeal.objects.get(pk=decided.pk)
     assert closed.status == "closed"

@@ -263,7 +263,7 @@ def test_filing_and_mailing_within_five_days_close_the_appeal(
         appeal=appeal,
         actor=clerk_user,
         mailed_on=dt.date(2026, 3, 31),
-        article_number="9407 0000 1111",
+        article_number="9407 0000 1111 0000 0000",
     )
     # Five days after Tue 03-24 is Sun 03-29, rolled to Mon 03-30 (GCL § 25-a):
     # mailed on 03-31 is late, recorded with a warning.

@@ -151,12 +151,12 @@ def test_the_clerk_takes_an_appeal_from_hearing_to_mailed_decision(
     assert sent.get_by_label(labelled("Sent to")).input_value() == "Pat Owner"
     sent.get_by_label(labelled("Method")).select_option(label="Certified mail")
     sent.get_by_label(labelled("Date sent or delivered")).fill(iso(today))
-    sent.get_by_label(labelled("Certified mail article number")).fill("9407 2222")
+    sent.get_by_label(labelled("Certified mail article number")).fill(
+        "9407 2222 0000 0000 0000"
+    )
     sent.get_by_role("button", name="Record the sending").click()
     assert "Sending of the notice of hearing recorded" in page.content()
-    assert (
-        "article 9407 2222" in page.get_by_test_id("hearing-notice-sent").inner_text()
-    )
+    assert "article 94072222" in page.get_by_test_id("hearing-notice-sent").inner_text()
     assert HearingNoticeService.objects.filter(appeal=appeal).count() == 1
 
     # Home: the sending left the hearing's row; the mail awaits its outcome.
@@ -164,7 +164,7 @@ def test_the_clerk_takes_an_appeal_from_hearing_to_mailed_decision(
     text = queue.inner_text()
     assert "Record the sending of the notice of hearing" not in text
     mail = queue.get_by_test_id("queue-certified-mail")
-    assert "article 9407 2222" in mail.inner_text()
+    assert "article 94072222" in mail.inner_text()
     assert "since today" in mail.inner_text()
 
     # The meeting's page (from the queue): the agenda's text and its PDF.
@@ -238,7 +238,9 @@ def test_the_clerk_takes_an_appeal_from_hearing_to_mailed_decision(
     queue_link(to_file, f"Mail the decision: appeal {appeal.pk}").click()
     page.wait_for_url(re.compile(rf"/appeals/{appeal.pk}/#record-mailing$"))
     page.get_by_label("Date mailed (certified)").fill(iso(today))
-    page.get_by_label(labelled("Certified mail article number")).fill("9407 3333")
+    page.get_by_label(labelled("Certified mail article number")).fill(
+        "9407 3333 0000 0000 0000"
+    )
     page.get_by_role("button", name="Record mailing").click()
     assert "Mailing recorded." in page.content()
     assert Appeal.objects.get(pk=appeal.pk).status == AppealStatus.CLOSED

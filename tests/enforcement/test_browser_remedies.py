@@ -202,7 +202,7 @@ def walk_emergency_suspension(page, case):
     suspension = AccessSuspension.objects.get(case=case)
     assert suspension.status == SuspensionStatus.LIFTED
     assert suspension.notice_method == "certified"
-    assert suspension.notice_article_number == "9407 1118 9876 5432 1000 00"
+    assert suspension.notice_article_number == "9407111898765432100000"
 
 
 @pytest.mark.browser
@@ -348,7 +348,10 @@ def upheld_and_not_complied(case, smo, clerk):
         appeal=appeal, actor=clerk, filed_on=days_ago(44)
     )
     appeal_svc.appeal_record_mailing(
-        appeal=appeal, actor=clerk, mailed_on=days_ago(44), article_number="9407 1"
+        appeal=appeal,
+        actor=clerk,
+        mailed_on=days_ago(44),
+        article_number="9407 1000 0000 0000 0001",
     )
     return notice_svc.notice_record_noncompliance(notice=notice, actor=smo)
 

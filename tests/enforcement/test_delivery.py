@@ -92,7 +92,7 @@ def test_the_clerk_records_a_delivery_on_the_notice_page_and_it_leaves_the_queue
     notice_url = reverse("enforcement:notice_detail", args=[mailed_notice.notice_id])
     clerk = client_as("clerk")
     row = _queue(_home(clerk))
-    assert ARTICLE in row
+    assert ARTICLE.replace(" ", "") in row
     assert "mailed Wed, Mar 4, 2026 · waiting 16 days" in visible_text(row)
     assert f"{notice_url}#delivery-{mailed_notice.pk}" in row
     page = _flat(clerk.get(notice_url))
@@ -202,7 +202,7 @@ def hearing_mailed(scheduled_appeal, clerk_user):
             method="certified",
             served_on=dt.date(2026, 3, 11),
             sent_to="Pat Owner",
-            article_number="9407 2222",
+            article_number="9407 2222 0000 0000 0000",
         )
 
 
@@ -271,7 +271,7 @@ def test_the_decisions_mailing_outcome_is_recorded_on_the_appeal_page(
             appeal=decided,
             actor=clerk_user,
             mailed_on=dt.date(2026, 3, 25),
-            article_number="9407 3333",
+            article_number="9407 3333 0000 0000 0000",
         )
     correction = Appeal.objects.get(pk=decided.pk).correction_deadline().due_date
     with village_day(dt.date(2026, 3, 30)):

@@ -105,10 +105,10 @@ def test_the_sending_is_recorded_with_the_article_number(
             method="certified",
             served_on=dt.date(2026, 3, 12),
             sent_to="Pat Owner",
-            article_number="9407 1111",
+            article_number="9407 1111 0000 0000 0000",
         )
     assert sent.document == document
-    assert HearingNoticeService.objects.get().article_number == "9407 1111"
+    assert HearingNoticeService.objects.get().article_number == "94071111000000000000"
 
 
 def test_the_appeal_page_offers_the_notice_and_then_its_sending(

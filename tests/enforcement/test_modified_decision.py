@@ -313,12 +313,12 @@ def test_the_letter_states_the_filing_and_mailing_once_recorded(
         appeal=upheld,
         actor=clerk_user,
         mailed_on=dt.date(2026, 3, 30),
-        article_number="9407 1000 0000 0009",
+        article_number="9407 1000 0000 0000 0009",
     )
     text = letter_text(upheld, clerk_user)
     assert (
         "A copy was mailed to the discharger by certified mail on Monday, March 30, "
-        "2026 (article 9407 1000 0000 0009)."
+        "2026 (article 94071000000000000009)."
     ) in text
 
 

@@ -28,6 +28,7 @@ from tests.visible import visible_text
 pytestmark = pytest.mark.django_db
 
 ARTICLE = "9407 1118 9876 5432 1000 00"
+DIGITS = ARTICLE.replace(" ", "")  # as stored (article_number_clean)
 REASONS = "Chlorinated pool water flowing to the bay."
 
 
@@ -112,7 +113,7 @@ def test_issuing_the_notice_of_reasons_offers_to_record_its_service_and_meets_th
     assert done.status_code == 302
     page = smo_client.get(done["Location"]).content.decode()
     served = (
-        f"sent {human_date(today)} (Certified mail, article {ARTICLE}, "
+        f"sent {human_date(today)} (Certified mail, article {DIGITS}, "
         f"{document.document_number} version 1)"
     )
     assert served in visible_text(page)

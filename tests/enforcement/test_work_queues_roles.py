@@ -140,7 +140,7 @@ def office(smo_user, clerk_user, attorney_user):
         actor=smo,
         method=ServiceRecord.Method.CERTIFIED,
         served_on=dt.date(2026, 12, 2),
-        article_number="9407 5555",
+        article_number="9407 5555 0000 0000 0000",
     )
     return work
 
@@ -185,7 +185,7 @@ def test_the_clerks_home_words_each_limit_due_today_later_and_overdue(
         assert f"mail by {date}" in row and words in row, key
         assert f"file with the clerk by {date}" in row
         assert f"{office[key].get_absolute_url()}#record-filing" in row
-    mail = _row(_section(html, "queue-certified-mail"), "9407 5555")
+    mail = _row(_section(html, "queue-certified-mail"), "94075555000000000000")
     assert "mailed Wed, Dec 2, 2026 · waiting 9 days" in visible_text(mail)
     # Not the clerk's: the SMO's remediation limits, the sign-offs.
     assert 'data-testid="attorney-queue"' not in html

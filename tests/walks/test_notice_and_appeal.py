@@ -72,7 +72,7 @@ def _issue_notice_with_a_fine(page, case):
     page.get_by_role("link", name="Record service").click()
     page.get_by_label("Method").select_option("certified")
     page.get_by_label("Served on").fill(timezone.localdate().isoformat())
-    page.get_by_label("Certified mail article number").fill("9407 1000 0000 0001")
+    page.get_by_label("Certified mail article number").fill("9407 1000 0000 0000 0001")
     # Recording the service is binding (issue 16): ticked, it says what it did.
     tick_confirmation(page)
     page.get_by_role("button", name="Save").click()
@@ -104,7 +104,7 @@ def _appeal_to_decision(page, decision_label):
     )
     page.get_by_role("button", name="Record filing").click()
     page.get_by_label("Date mailed (certified)").fill(today.isoformat())
-    page.get_by_label("Certified mail article number").fill("9407 1000 0000 0002")
+    page.get_by_label("Certified mail article number").fill("9407 1000 0000 0000 0002")
     page.get_by_role("button", name="Record mailing").click()
 
 

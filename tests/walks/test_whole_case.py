@@ -109,7 +109,7 @@ def clerk_records_the_appeal_to_its_mailing(page, case):
     _open_case(page, case)
     page.get_by_role("link", name=re.compile(r"^NOV-\d+")).first.click()
     _appeal_to_decision(page, "Upheld")
-    expect(page.get_by_role("main")).to_contain_text("9407 1000 0000 0002")
+    expect(page.get_by_role("main")).to_contain_text("94071000000000000002")
     _sign_out(page)
 
 
