@@ -107,6 +107,8 @@ class Row:
 
 
 SPILL = "inspections.spillnotification"
+CALIBRATION = "inspections.calibration"
+BMP = "inspections.bmprequirement"
 NOTICE = "enforcement.noticeofviolation"
 APPEAL = "enforcement.appeal"
 CASE = "cases.case"
@@ -153,6 +155,44 @@ TABLE: tuple[Row, ...] = (
         "record_confirmation",
         words="Recording the written confirmation of a spill",
         does=(Meet(("R-SPL-4",), on="confirmation_mailed_on"),),
+    ),
+    # --- a facility's monitoring equipment and best management practices -------
+    Row(
+        CALIBRATION,
+        "record",
+        words="Recording a calibration of monitoring equipment",
+        law="R-ACC-2: the equipment is recalibrated within the interval set for it",
+        does=(
+            Meet(("R-ACC-2",), on="calibrated_on", of="equipment"),
+            Start(
+                "R-ACC-2",
+                counts_from="calibrated_on",
+                of="equipment",
+                period="calibration_period",
+            ),
+        ),
+    ),
+    Row(
+        BMP,
+        "require",
+        words="Requiring best management practices",
+        law="R-BMP-1: implemented within the days the SMO sets",
+        does=(
+            Start("R-BMP-1", counts_from="required_on", period="implementation_period"),
+        ),
+    ),
+    Row(
+        BMP,
+        "verify",
+        words="Verifying the best management practices in place",
+        does=(Meet(("R-BMP-1",), on="verified_on"),),
+    ),
+    Row(
+        BMP,
+        "satisfy_by_permit",
+        words="A best management practice requirement satisfied by a SPDES permit",
+        law="R-BMP-1: a facility holding an industrial SPDES permit complies by it",
+        does=(End("Satisfied by the facility's industrial SPDES permit."),),
     ),
     # --- the notice of violation (§ 132-13, § 132-14) ---------------------------
     Row(
@@ -512,6 +552,8 @@ _DAY_WORDS = {
     "mailed_on": "the day it was mailed",
     "notice_day": "the day the Village was told",
     "confirmation_mailed_on": "the day the confirmation was mailed",
+    "calibrated_on": "the day calibrated",
+    "verified_on": "the day verified",
 }
 
 

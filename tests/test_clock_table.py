@@ -26,13 +26,16 @@ NOT_YET_IN_THE_TABLE = {
     # The SMO's own "Record met" / "Waive" on the deadline page: a person's act
     # on one clock, with a reason, not a step's consequence.
     "cases/deadlines/views.py",
-    "inspections/services/facilities.py",
     "inspections/services/outfalls.py",
     "enforcement/services/remedies.py",
 }
 # Steps that are not state changes of their record, applied by their service
 # with `cases.clocks.apply`.
 RECORDED_STEPS = {
+    ("inspections.calibration", "record"),
+    ("inspections.bmprequirement", "require"),
+    ("inspections.bmprequirement", "verify"),
+    ("inspections.bmprequirement", "satisfy_by_permit"),
     ("inspections.spillnotification", "record"),
     ("enforcement.appeal", "file"),
     ("enforcement.appeal", "record_filing"),

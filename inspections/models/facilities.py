@@ -195,6 +195,10 @@ class Calibration(models.Model):
     def __str__(self):
         return f"Calibrated {self.calibrated_on} by {self.calibrated_by}"
 
+    def calibration_period(self) -> dict:
+        """The interval to the next calibration (R-ACC-2; cases.clocks)."""
+        return {"months": self.equipment.calibration_interval_months}
+
 
 class BMPRequirement(models.Model):
     """R-BMP-1: structural or nonstructural best management practices the SMO
@@ -250,3 +254,7 @@ class BMPRequirement(models.Model):
     @property
     def is_satisfied(self) -> bool:
         return self.satisfied_by_permit or self.verified_on is not None
+
+    def implementation_period(self) -> dict:
+        """The days to implement (R-BMP-1; cases.clocks)."""
+        return {"days": self.days_to_implement}

@@ -6,12 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cases.deadlines.services import (
-    meet_deadline,
-    open_deadline,
-    open_deadline_for,
-    waive_deadline,
-)
+from cases.clocks import apply as apply_clocks
 from cases.roles import Role, require_role
 
 from ..models import (
@@ -156,16 +151,8 @@ def calibration_record(
             notes=notes,
             recorded_by=actor,
         )
-        previous = open_deadline_for(equipment, "R-ACC-2")
-        if previous is not None:
-            meet_deadline(previous, on=calibrated_on, actor=actor)
-        open_deadline(
-            rule_id="R-ACC-2",
-            event_date=calibrated_on,
-            source=equipment,
-            actor=actor,
-            months=equipment.calibration_interval_months,
-        )
+        # R-ACC-2 met and the next one started: the clock table (cases.clocks).
+        apply_clocks(calibration, "record", actor=actor)
     return calibration
 
 
@@ -213,14 +200,7 @@ def bmp_require(
             subject=bmp,
             rule_id="R-BMP-1",
         )
-        open_deadline(
-            rule_id="R-BMP-1",
-            event_date=required_on,
-            source=bmp,
-            case=case,
-            actor=actor,
-            days=days_to_implement,
-        )
+        apply_clocks(bmp, "require", actor=actor)  # R-BMP-1 (cases.clocks)
     return bmp
 
 
@@ -240,9 +220,7 @@ def bmp_verify(*, actor, bmp, verified_on: dt.date, notes: str) -> BMPRequiremen
         bmp.verified_on = verified_on
         bmp.verification_notes = notes
         bmp.save()
-        deadline = open_deadline_for(bmp, "R-BMP-1")
-        if deadline is not None:
-            meet_deadline(deadline, on=verified_on, actor=actor)
+        apply_clocks(bmp, "verify", actor=actor)  # R-BMP-1 met (cases.clocks)
         record_on(
             actor=actor,
             kind="inspection",
@@ -273,13 +251,7 @@ def bmp_mark_satisfied_by_permit(*, actor, bmp) -> BMPRequirement:
             raise ValidationError("This requirement is already satisfied.")
         bmp.satisfied_by_permit = True
         bmp.save()
-        deadline = open_deadline_for(bmp, "R-BMP-1")
-        if deadline is not None:
-            waive_deadline(
-                deadline,
-                reason=f"Satisfied by industrial SPDES permit {facility.permit_number}.",
-                actor=actor,
-            )
+        apply_clocks(bmp, "satisfy_by_permit", actor=actor)  # R-BMP-1 ends
         record_on(
             actor=actor,
             kind="inspection",

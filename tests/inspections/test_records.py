@@ -191,7 +191,7 @@ def test_bmp_requirement_due_date_rolls_past_a_weekend(smo_user, yard, facility)
     assert deadline.status == "met"
 
 
-def test_bmp_satisfied_by_a_valid_industrial_permit_waives_the_deadline(
+def test_bmp_satisfied_by_a_valid_industrial_permit_ends_the_deadline(
     smo_user, yard, facility
 ):
     bmp = services.bmp_require(
@@ -204,7 +204,7 @@ def test_bmp_satisfied_by_a_valid_industrial_permit_waives_the_deadline(
     )
     bmp = services.bmp_mark_satisfied_by_permit(actor=smo_user, bmp=bmp)
     assert bmp.satisfied_by_permit and bmp.is_satisfied
-    assert Deadline.objects.get(rule_id="R-BMP-1").status == "waived"
+    assert Deadline.objects.get(rule_id="R-BMP-1").status == "ended"
 
 
 def test_bmp_not_satisfied_by_a_construction_permit(smo_user, construction_fields):
