@@ -398,3 +398,17 @@ def test_freeze_is_not_offered_once_the_year_is_final(
     response = smo_client.post(reverse("cases:annual:freeze", args=[2026]), follow=True)
     assert "is final: it is not frozen again" in text_of(response)
     assert AnnualReport.objects.filter(year=2026).count() == 1
+
+
+def test_the_annual_reports_document_page_links_back_to_the_report(
+    a_year, smo_user, smo_client
+):
+    report = freeze(smo_user)
+    document = rendered(report)
+    page = smo_client.get(reverse("documents:detail", args=[document.pk]))
+    body = text_of(page)
+    assert (
+        f'<a href="{report.get_absolute_url()}">Annual report {report.number}</a>'
+        in body
+    )
+    assert "Case " not in body.split("<main", 1)[-1].split("Status")[0]

@@ -169,3 +169,15 @@ def test_the_notice_of_hearing_may_be_sent_by_email_to_an_address(
     assert not sent.awaits_delivery_outcome  # no green card to wait for
     page = client.get(scheduled_appeal.get_absolute_url()).content.decode()
     assert "to Pat Owner, pat@example.org: E-mail on Thu, Mar 12, 2026" in page
+
+
+def test_the_notice_of_hearing_page_links_back_to_its_appeal_and_case(
+    scheduled_appeal, clerk_user, client_as
+):
+    document = _issued_notice_of_hearing(scheduled_appeal, clerk_user)
+    page = client_as("clerk").get(reverse("documents:detail", args=[document.pk]))
+    body = page.content.decode()
+    appeal_url = scheduled_appeal.get_absolute_url()
+    assert f'<a href="{appeal_url}">Appeal {scheduled_appeal.pk}</a>' in body
+    case = scheduled_appeal.case
+    assert f'<a href="{case.get_absolute_url()}">Case {case.number}</a>' in body
