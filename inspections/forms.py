@@ -214,6 +214,16 @@ class SampleForm(forms.ModelForm):
             "sampled_on",
         ]
 
+    def clean(self):
+        """Keep the value as it was typed beside the number (the service stores
+        both): "2.10 mg/L" is shown as the lab wrote it."""
+        cleaned = super().clean()
+        raw = self.data.get(self.add_prefix("value"), "")
+        cleaned["value_as_entered"] = (
+            str(raw).strip() if cleaned.get("value") is not None else ""
+        )
+        return cleaned
+
 
 class PhotoForm(forms.Form):
     photo = forms.FileField(help_text="JPEG, PNG, WebP or GIF, up to 10 MB.")

@@ -34,5 +34,6 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),
+    path("favicon.ico", public.favicon, name="favicon"),
     path(".well-known/security.txt", public.security_txt, name="security_txt"),
 ]

@@ -1,6 +1,10 @@
 """The foundation: public pages, sign-in and its throttle, roles, health, settings."""
 
+import re
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import override_settings
@@ -158,3 +162,20 @@ def test_section_numbers_on_pages_come_from_the_citation_table(client_as):
     assert "§ 132-17 A:" in client.get(url).content.decode()
     Citation.objects.filter(rule_id="R-ALT-1").update(section="§ 132-17(A)")
     assert "§ 132-17(A):" in client.get(url).content.decode()
+
+
+def test_the_site_has_a_favicon_and_answers_favicon_ico(client):
+    from django.contrib.staticfiles import finders
+
+    page = client.get("/").content.decode()
+    icons = re.findall(r'<link rel="icon" href="([^"]+)"', page)
+    assert len(icons) == 2 and any(i.endswith(".svg") for i in icons)
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302
+    target = response["Location"]
+    assert target in icons  # the same file the pages link
+    name = target.removeprefix(settings.STATIC_URL)
+    found = finders.find(name)
+    assert found and Path(found).read_bytes()[:4] == b"\x00\x00\x01\x00"  # an ICO
+    for icon in icons:
+        assert finders.find(icon.removeprefix(settings.STATIC_URL))

@@ -2,6 +2,8 @@
 one moment, with the ids of the records behind each count, and its life as a
 document for the public (a draft published for comment, then final)."""
 
+import datetime as dt
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -9,6 +11,11 @@ from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
 from ..roles import smo_permission
 from ..workflow import guard
+
+
+def today() -> dt.date:
+    """The village's today (one place, so a test can move it)."""
+    return timezone.localdate()
 
 
 class AnnualReportStatus(models.TextChoices):
@@ -96,6 +103,26 @@ class AnnualReport(ConcurrentTransitionMixin, models.Model):
     def is_final(self) -> bool:
         return self.status == AnnualReportStatus.FINAL
 
+    def comment_period_closes_after(self):
+        """The first day after the comment period (None before it is set)."""
+        if self.comment_closes_on is None:
+            return None
+        return self.comment_closes_on + dt.timedelta(days=1)
+
+    def reporting_year_ends_after(self) -> dt.date:
+        """The first day after the reporting year (March 10 of the next year)."""
+        from .year import ReportingYear
+
+        return ReportingYear(self.year + 1).first_day
+
+    def may_be_final_from(self):
+        """The first day the report may be made final: after its comment period
+        and after its reporting year (None while the comment period is unset)."""
+        after_comments = self.comment_period_closes_after()
+        if after_comments is None:
+            return None
+        return max(after_comments, self.reporting_year_ends_after())
+
     # --- conditions -------------------------------------------------------------
     @guard("give the first and the last day of the comment period")
     def has_comment_period(self) -> bool:
@@ -108,6 +135,15 @@ class AnnualReport(ConcurrentTransitionMixin, models.Model):
             or self.comment_closes_on is None
             or self.comment_closes_on >= self.comment_opens_on
         )
+
+    @guard("wait until the comment period has closed", form=False)
+    def comment_period_closed(self) -> bool:
+        after = self.comment_period_closes_after()
+        return after is not None and today() >= after
+
+    @guard("wait until the reporting year has ended", form=False)
+    def reporting_year_ended(self) -> bool:
+        return today() >= self.reporting_year_ends_after()
 
     @guard("summarize the comments received (or say that none were received)")
     def has_comment_summary(self) -> bool:
@@ -135,7 +171,7 @@ class AnnualReport(ConcurrentTransitionMixin, models.Model):
         source=AnnualReportStatus.PUBLISHED,
         target=AnnualReportStatus.FINAL,
         permission=smo_permission,
-        conditions=[has_comment_summary],
+        conditions=[comment_period_closed, reporting_year_ended, has_comment_summary],
         custom={
             "form": "comment_summary",
             "label": "Make the report final",

@@ -17,10 +17,11 @@ from django.db.models import Max
 from django.utils import timezone
 
 from ..documents.contracts import DocumentKind
+from ..humanize import human_long_date
 from ..models import CaseEvent
 from ..roles import Role, require_role
-from ..workflow import run
-from .models import AnnualReport, AnnualReportComment
+from ..workflow import Reason, Refused, refusal_text, run
+from .models import AnnualReport, AnnualReportComment, AnnualReportStatus
 from .selectors import AnnualCounts, annual_counts
 from .year import ReportingYear
 
@@ -89,6 +90,10 @@ def annual_freeze(*, year: ReportingYear, actor, as_of: dt.datetime | None = Non
     with its counts and record ids, and its PDF issued. Who: SMO staff.
     Raises Refused."""
     require_role(actor, Role.SMO, doing="freeze the annual report")
+    if annual_final_of(year) is not None:
+        raise Refused(
+            f"The report of {year} is final: it is not frozen again.",
+        )
     as_of = as_of or timezone.now()
     computed = annual_counts(year, as_of)
     values, ids = computed.frozen()
@@ -112,6 +117,13 @@ def annual_freeze(*, year: ReportingYear, actor, as_of: dt.datetime | None = Non
         _record(report, actor, f"Annual report {year} frozen as of {_when(as_of)}")
         annual_issue_document(report=report, actor=actor)
     return report
+
+
+def annual_final_of(year: ReportingYear) -> AnnualReport | None:
+    """The final version of `year`'s report, if one was made final."""
+    return AnnualReport.objects.filter(
+        year=year.start_year, status=AnnualReportStatus.FINAL
+    ).first()
 
 
 def _when(moment) -> str:
@@ -184,19 +196,40 @@ def annual_publish(
 def annual_finalize(
     *, report: AnnualReport, actor, comment_summary: str, seen=None
 ) -> AnnualReport:
-    """Make a published draft final, with the summary of the comments received.
-    Who: SMO staff. Raises Refused."""
-    with transaction.atomic():
-        final = run(
-            report,
-            "finalize",
-            actor=actor,
-            fields={"comment_summary": comment_summary.strip()},
-            expected_status=seen,
-            event_kind="document",
-        )
-        annual_issue_document(report=final, actor=actor)
+    """Make a published draft final, with the summary of the comments received:
+    only once its comment period has closed and its reporting year has ended.
+    Who: SMO staff. Raises Refused (saying from which day it becomes possible)."""
+    try:
+        with transaction.atomic():
+            final = run(
+                report,
+                "finalize",
+                actor=actor,
+                fields={"comment_summary": comment_summary.strip()},
+                expected_status=seen,
+                event_kind="document",
+            )
+            annual_issue_document(report=final, actor=actor)
+    except Refused as exc:
+        raise _with_first_day(exc, report) from exc
     return final
+
+
+def _with_first_day(exc: Refused, report: AnnualReport) -> Refused:
+    """The refusal, with the day the report may be made final when waiting is
+    what stops it."""
+    waiting = {
+        refusal_text(AnnualReport.comment_period_closed),
+        refusal_text(AnnualReport.reporting_year_ended),
+    }
+    first_day = report.may_be_final_from()
+    if first_day is None or not waiting & {r.text for r in exc.reasons}:
+        return exc
+    return Refused(
+        *exc.reasons,
+        Reason(f"it can be made final from {human_long_date(first_day)}"),
+        lead=exc.lead,
+    )
 
 
 def annual_comment_record(

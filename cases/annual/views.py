@@ -21,7 +21,7 @@ from ..views.actions import action_forms, attempt, take_step
 from . import services
 from .charts import report_charts
 from .forms import STEP_FORMS, PublicCommentForm, StaffCommentForm
-from .models import AnnualReport
+from .models import AnnualReport, AnnualReportStatus
 from .selectors import SECTIONS, annual_counts, records_of
 from .year import ReportingYear, UnknownYear
 
@@ -101,6 +101,7 @@ def _year_page(request, year: ReportingYear):
             "charts": _charts(computed, frozen=False),
             "years": _years(ReportingYear.current(), year),
             "frozen": AnnualReport.objects.filter(year=year.start_year),
+            "final": services.annual_final_of(year),
             "may_write": has_role(request.user, *CASE_WRITERS),
             "drill": True,
         },
@@ -200,10 +201,20 @@ def _frozen_page(request, report, *, bound=None, comment_form=None, status=200):
             "comments": report.comments.all(),
             "may_write": has_role(request.user, *CASE_WRITERS),
             "may_comment": report.is_public and not report.is_final,
+            "final_from": _final_from(report),
             "comment_form": comment_form or StaffCommentForm(),
         },
         status=status,
     )
+
+
+def _final_from(report):
+    """The day a published draft may be made final, while that is still ahead."""
+    if report.status != AnnualReportStatus.PUBLISHED:
+        return None
+    if report.comment_period_closed() and report.reporting_year_ended():
+        return None
+    return report.may_be_final_from()
 
 
 @role_required(*CASE_READERS)

@@ -21,6 +21,24 @@ def document_for_reader(pk: int):
     ).get(pk=pk)
 
 
+def document_origin(document) -> list[tuple[str, str]]:
+    """(url, words) of the pages a document came from: its source record (a
+    case, a notice, an appeal, the annual report…) and, when the source is
+    another record of a case, that case. A source without a page of its own is
+    left out."""
+    from ..workflow import describe
+
+    links = []
+    source = document.source
+    url = getattr(source, "get_absolute_url", None) if source is not None else None
+    if url is not None:
+        links.append((url(), describe(source)))
+    case = document.case
+    if case is not None and case != source:
+        links.append((case.get_absolute_url(), describe(case)))
+    return links
+
+
 def appeal_deadline_for(source) -> tuple | None:
     """(last day to appeal, explanation) of the open R-APL-1 deadline stored for
     `source` (a notice of violation), or None: the NOV contract's two appeal

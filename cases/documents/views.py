@@ -14,7 +14,7 @@ from ..roles import CASE_READERS, role_required
 from . import services
 from .contracts import DocumentKind, FactsInvalid
 from .registry import builder_for, sample_facts
-from .selectors import document_for_reader
+from .selectors import document_for_reader, document_origin
 
 logger = logging.getLogger(__name__)
 
@@ -73,6 +73,7 @@ def detail(request, pk):
         "documents/staff/detail.html",
         {
             "document": document,
+            "origin": document_origin(document),
             "may_retry": services.may_issue(request.user, document.kind),
         },
     )

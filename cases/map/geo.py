@@ -270,19 +270,112 @@ def _layer(key, case_filters, reports_from, reports_to) -> list[dict | None]:
     if key == "cases":
         return case_features(case_filters)
     if key == "reports":
-        zone = timezone.get_current_timezone()
-        since = timezone.now() - dt.timedelta(days=RECENT_REPORT_DAYS)
-        until = None
-        if reports_from:
-            since = dt.datetime.combine(reports_from, dt.time.min, tzinfo=zone)
-        if reports_to:
-            until = dt.datetime.combine(reports_to, dt.time.max, tzinfo=zone)
+        since, until = _report_window(reports_from, reports_to)
         return report_features(since=since, until=until)
     if key == "outfalls":
         return outfall_features()
     if key == "inspections":
         return inspection_features()
     raise KeyError(key)
+
+
+# --- the records the map cannot place ---------------------------------------------
+# The page lists at most this many of them (the count is of them all).
+MAX_UNPLACED = 200
+
+
+@dataclass(frozen=True)
+class Unplaced:
+    """A record a staff layer would show, but without a place to show it at."""
+
+    layer: str
+    title: str
+    url: str
+
+
+def unplaced(
+    *,
+    case_filters: dict,
+    reports_from: dt.date | None = None,
+    reports_to: dt.date | None = None,
+) -> tuple[int, list[Unplaced]]:
+    """(how many, the first MAX_UNPLACED) of the records the staff layers choose
+    (the same filters and window) that have no location: a case without its own
+    point or its premises', a report without a pin, an active outfall without
+    coordinates, a scheduled inspection whose premises and case have none."""
+    no_case_place = Q(latitude__isnull=True) | Q(longitude__isnull=True)
+    no_premises_place = Q(premises__isnull=True) | Q(premises__latitude__isnull=True)
+    no_premises_place |= Q(premises__longitude__isnull=True)
+    cases = (
+        selectors.case_search(**case_filters)
+        .filter(no_case_place)
+        .filter(no_premises_place)
+        .order_by("number")
+    )
+    since, until = _report_window(reports_from, reports_to)
+    reports = Report.objects.filter(received_at__gte=since).filter(
+        Q(latitude__isnull=True) | Q(longitude__isnull=True)
+    )
+    if until is not None:
+        reports = reports.filter(received_at__lte=until)
+    reports = reports.order_by("-received_at")
+    outfalls = (
+        Outfall.objects.filter(active=True)
+        .filter(Q(latitude__isnull=True) | Q(longitude__isnull=True))
+        .order_by("code")
+    )
+    inspections = (
+        Inspection.objects.filter(status=InspectionStatus.SCHEDULED)
+        .filter(no_premises_place)
+        .filter(
+            Q(case__isnull=True)
+            | Q(case__latitude__isnull=True)
+            | Q(case__longitude__isnull=True)
+        )
+        .order_by("scheduled_for")
+    )
+    total = cases.count() + reports.count() + outfalls.count() + inspections.count()
+    kinds = dict(Inspection.Kind.choices)
+    found: list[Unplaced] = []
+    for number in cases.values_list("number", flat=True)[:MAX_UNPLACED]:
+        found.append(
+            Unplaced("Case", f"Case {number}", reverse("cases:detail", args=[number]))
+        )
+    for pk, code in reports.values_list("pk", "tracking_code")[:MAX_UNPLACED]:
+        found.append(
+            Unplaced("Report", f"Report {code}", reverse("reports:detail", args=[pk]))
+        )
+    for pk, code in outfalls.values_list("pk", "code")[:MAX_UNPLACED]:
+        found.append(
+            Unplaced(
+                "Outfall",
+                f"Outfall {code}",
+                reverse("inspections:outfall_detail", args=[pk]),
+            )
+        )
+    rows = inspections.values_list("pk", "kind", "scheduled_for")[:MAX_UNPLACED]
+    for pk, kind, when in rows:
+        found.append(
+            Unplaced(
+                "Inspection",
+                f"{kinds.get(kind, kind)} inspection of "
+                f"{humanize.human_datetime(when)}",
+                reverse("inspections:inspection_detail", args=[pk]),
+            )
+        )
+    return total, found[:MAX_UNPLACED]
+
+
+def _report_window(reports_from, reports_to):
+    """The reports layer's window: the dates given, else the last 90 days."""
+    zone = timezone.get_current_timezone()
+    since = timezone.now() - dt.timedelta(days=RECENT_REPORT_DAYS)
+    until = None
+    if reports_from:
+        since = dt.datetime.combine(reports_from, dt.time.min, tzinfo=zone)
+    if reports_to:
+        until = dt.datetime.combine(reports_to, dt.time.max, tzinfo=zone)
+    return since, until
 
 
 # --- the public layer ---------------------------------------------------------------

@@ -57,7 +57,14 @@ def map_settings() -> dict:
 def staff_map(request):
     form = _filter_form(request.GET)
     layers = []
+    unplaced_count, unplaced = 0, []
     if form.is_valid():
+        filters = _case_filters(form)
+        unplaced_count, unplaced = geo.unplaced(
+            case_filters=filters,
+            reports_from=filters["opened_from"],
+            reports_to=filters["opened_to"],
+        )
         # The filters as the user gave them (the default "open" included), so
         # that every layer reads exactly what the form shows.
         query = {name: form.data.get(name, "") for name in FILTER_FIELDS}
@@ -73,6 +80,8 @@ def staff_map(request):
             "layers": layers,
             "map": map_settings(),
             "severities": geo.SCREENING_LEGEND,
+            "unplaced_count": unplaced_count,
+            "unplaced": unplaced,
         },
     )
 

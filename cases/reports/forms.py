@@ -101,7 +101,8 @@ class ReportForm(forms.Form):
     description = forms.CharField(
         required=False,
         max_length=DESCRIPTION_MAX,
-        widget=forms.Textarea(attrs={"rows": 4}),
+        # maxlength (from max_length) and the counter of static/js/char-counter.js
+        widget=forms.Textarea(attrs={"rows": 4, "data-char-counter": True}),
         label="Describe it in your own words",
         help_text="What it looked like, where it came from, how much. "
         f"Up to {DESCRIPTION_MAX:,} characters.",

@@ -29,6 +29,16 @@ def privacy(request):
 
 
 @require_GET
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever the page links: send them to the
+    static file (not permanent: its hashed name changes with the icon)."""
+    from django.shortcuts import redirect
+    from django.templatetags.static import static
+
+    return redirect(static("favicon.ico"))
+
+
+@require_GET
 def security_txt(request):
     from django.conf import settings
 

@@ -67,11 +67,24 @@ class BoardMeeting(models.Model):
         )
 
 
+class HearingServiceMethod(models.TextChoices):
+    """How a notice of hearing is sent: a notice of violation's methods of
+    service, and e-mail (the hearing's notice is not the NOV's service of § 132-13
+    A, so an e-mail to the appellant's address counts)."""
+
+    # the same values and words as ServiceRecord.Method's (one vocabulary)
+    PERSONAL = "personal", "Personal delivery"
+    CERTIFIED = "certified", "Certified mail"
+    POSTING = "posting", "Posting on the premises"
+    EMAIL = "email", "E-mail"
+
+
 class HearingNoticeService(models.Model):
     """How and when a notice of hearing was sent (as a notice of violation's
-    service is recorded: method, date, certified-mail article number)."""
+    service is recorded: method, date, certified-mail article number; or by
+    e-mail, to the address it was sent to)."""
 
-    Method = ServiceRecord.Method
+    Method = HearingServiceMethod
 
     appeal = models.ForeignKey(
         "enforcement.Appeal",

@@ -4,6 +4,7 @@ is scheduled at one (`appeals.appeal_schedule_hearing(meeting=...)`)."""
 import datetime as dt
 
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 
@@ -67,13 +68,25 @@ def meeting_update(*, meeting, actor, notes: str) -> BoardMeeting:
     return meeting
 
 
+def _has_email_address(text: str) -> bool:
+    """Whether `text` (to whom it was sent) holds a valid e-mail address."""
+    for word in text.replace(",", " ").replace("<", " ").replace(">", " ").split():
+        if "@" in word:
+            try:
+                validate_email(word)
+            except ValidationError:
+                continue
+            return True
+    return False
+
+
 @transaction.atomic
 def hearing_notice_record_service(
     *, appeal, actor, method, served_on, sent_to, article_number="", served_by=""
 ) -> HearingNoticeService:
     """Record how and when the issued notice of hearing was sent (to the
     appellant, or the SMO's copy). Who: the clerk. Certified mail needs its
-    article number. Raises Refused or ValidationError."""
+    article number; e-mail, the address in `sent_to`. Raises Refused or ValidationError."""
     from cases.timeline import record_event
 
     require_role(actor, Role.CLERK, doing="record the sending of a notice of hearing")
@@ -95,6 +108,13 @@ def hearing_notice_record_service(
     )
     if not sent_to.strip():
         errors["sent_to"] = "Say to whom it was sent."
+    elif method == HearingNoticeService.Method.EMAIL and not _has_email_address(
+        sent_to
+    ):
+        errors["sent_to"] = (
+            "Give the e-mail address it was sent to (for example "
+            "Pat Owner, pat@example.org)."
+        )
     if errors:
         raise ValidationError(errors)
     record = HearingNoticeService.objects.create(

@@ -268,6 +268,14 @@ class _InspectionPart(models.Model):
         super().save(*args, **kwargs)
 
 
+def plain_decimal(value) -> str:
+    """2.1000 → "2.1", 100.0000 → "100" (never "1E+2")."""
+    text = format(value, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
 class Sample(_InspectionPart):
     """A sample taken on an inspection (§ 132-11 B: sampling)."""
 
@@ -276,6 +284,12 @@ class Sample(_InspectionPart):
     )
     parameter = models.CharField(max_length=100, help_text="e.g. E. coli, pH, TSS")
     value = models.DecimalField(max_digits=14, decimal_places=4, null=True, blank=True)
+    value_as_entered = models.CharField(
+        max_length=30,
+        blank=True,
+        help_text="The value as it was written (2.10 is not 2.1: its decimals are "
+        "the lab's precision); `value` is the number, for comparing and counting.",
+    )
     unit = models.CharField(max_length=40, blank=True)
     method = models.CharField(max_length=100, blank=True)
     lab = models.CharField("laboratory", max_length=200, blank=True)
@@ -290,8 +304,19 @@ class Sample(_InspectionPart):
         ordering = ["sampled_on", "id"]
 
     def __str__(self):
-        value = "" if self.value is None else f" {self.value.normalize()} {self.unit}"
+        shown = self.shown_value
+        value = f" {shown} {self.unit}".rstrip() if shown else ""
         return f"{self.parameter}{value} (CoC {self.chain_of_custody_number})"
+
+    @property
+    def shown_value(self) -> str:
+        """The value as entered ("2.1", "2.10", "100"); for a sample recorded
+        before that was kept, the stored number without its padding zeros."""
+        if self.value_as_entered:
+            return self.value_as_entered
+        if self.value is None:
+            return ""
+        return plain_decimal(self.value)
 
 
 class InspectionPhoto(_InspectionPart):

@@ -25,7 +25,7 @@ SUMMARY = "One comment asked for more frequent screening at Shore Road."
 
 
 def test_the_smo_freezes_publishes_and_finishes_the_annual_report(
-    browser_page, live_server, smo_user
+    browser_page, live_server, smo_user, monkeypatch
 ):
     confirmed_case(smo_user)  # a case opened and confirmed in this year
     year = ReportingYear.containing(timezone.localdate())
@@ -66,6 +66,12 @@ def test_the_smo_freezes_publishes_and_finishes_the_annual_report(
     page.get_by_role("link", name="Version 1").click()
     comments = page.get_by_role("region", name="Comments received")
     assert COMMENT in comments.inner_text()
+    # made final once the comment period has closed and the reporting year ended
+    final_day = max(
+        today + dt.timedelta(days=31), ReportingYear(year.start_year + 1).first_day
+    )
+    monkeypatch.setattr("cases.annual.models.today", lambda: final_day)
+    page.reload()
     take_step(
         page,
         "Make the report final",

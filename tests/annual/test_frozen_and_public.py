@@ -107,6 +107,11 @@ def test_the_pdf_has_the_counts_and_no_personal_data(a_year, smo_user):
     assert "<svg" in document.html
 
 
+def on_day(monkeypatch, day: dt.date) -> None:
+    """The annual report's today (whether it may be made final) is `day`."""
+    monkeypatch.setattr("cases.annual.models.today", lambda: day)
+
+
 def publish(report, smo, opens=None, closes=None):
     today = timezone.localdate()
     return services.annual_publish(
@@ -146,7 +151,7 @@ def test_the_public_draft_page_and_pdf_have_counts_and_charts_only(
 
 
 def test_comments_are_recorded_with_their_date_and_the_final_lists_their_summary(
-    a_year, smo_user, smo_client, client
+    a_year, smo_user, smo_client, client, monkeypatch
 ):
     report = freeze(smo_user)
     rendered(report)
@@ -176,6 +181,11 @@ def test_comments_are_recorded_with_their_date_and_the_final_lists_their_summary
     assert response.status_code == 200
     assert "Please correct the errors below" in text_of(response)
     assert report.comments.count() == 2
+    # the comment period closed and the reporting year ended
+    on_day(
+        monkeypatch,
+        max(report.comment_closes_on + dt.timedelta(days=1), dt.date(2027, 3, 10)),
+    )
     # finalizing without a summary is refused, with the user's input kept
     step = reverse("cases:annual:step", args=[report.pk, "finalize"])
     response = smo_client.post(
@@ -301,3 +311,104 @@ def test_the_navigation_links_the_report_for_smo_and_clerk(
     assert url in [i["url"] for i in nav_for(smo_user)["staff"]]
     assert url in [i["url"] for i in nav_for(clerk_user)["staff"]]
     assert url not in [i["url"] for i in nav_for(inspector_user)["staff"]]
+
+
+def finalize_step(smo_client, report):
+    return smo_client.post(
+        reverse("cases:annual:step", args=[report.pk, "finalize"]),
+        confirmed(
+            "finalize",
+            {"expected_status": "published", "finalize-comment_summary": "None."},
+        ),
+    )
+
+
+def test_a_draft_is_made_final_only_after_its_comment_period_and_its_year(
+    a_year, smo_user, smo_client, monkeypatch
+):
+    report = freeze(smo_user)
+    rendered(report)
+    report = publish(
+        report, smo_user, opens=dt.date(2026, 12, 1), closes=dt.date(2026, 12, 31)
+    )
+    rendered(report)
+    # during the comment period: both reasons, and the first day it is possible
+    on_day(monkeypatch, dt.date(2026, 12, 4))
+    page = text_of(smo_client.get(report.get_absolute_url()))
+    assert "The report can be made final from" in page
+    assert "Mar 10, 2027" in page
+    assert "Not yet: wait until the comment period has closed" in page
+    assert "Not yet: wait until the reporting year has ended" in page
+    body = text_of(finalize_step(smo_client, report))
+    assert "wait until the comment period has closed" in body
+    assert "it can be made final from Wednesday, March 10, 2027" in body
+    report.refresh_from_db()
+    assert not report.is_final
+    # the comment period closed, the reporting year (to March 9) not yet ended
+    on_day(monkeypatch, dt.date(2027, 3, 9))
+    body = text_of(finalize_step(smo_client, report))
+    assert "wait until the comment period has closed" not in body
+    assert "wait until the reporting year has ended" in body
+    assert "it can be made final from Wednesday, March 10, 2027" in body
+    report.refresh_from_db()
+    assert not report.is_final
+    # the first day of the next reporting year: made final
+    on_day(monkeypatch, dt.date(2027, 3, 10))
+    page = text_of(smo_client.get(report.get_absolute_url()))
+    assert "The report can be made final from" not in page
+    response = finalize_step(smo_client, report)
+    assert response.status_code == 302
+    report.refresh_from_db()
+    assert report.is_final
+
+
+def test_a_comment_period_ending_after_the_year_is_waited_for(
+    a_year, smo_user, smo_client, monkeypatch
+):
+    report = freeze(smo_user)
+    rendered(report)
+    report = publish(
+        report, smo_user, opens=dt.date(2027, 3, 1), closes=dt.date(2027, 3, 20)
+    )
+    on_day(monkeypatch, dt.date(2027, 3, 12))
+    body = text_of(finalize_step(smo_client, report))
+    assert "wait until the comment period has closed" in body
+    assert "wait until the reporting year has ended" not in body
+    assert "it can be made final from Sunday, March 21, 2027" in body
+
+
+def test_freeze_is_not_offered_once_the_year_is_final(
+    a_year, smo_user, smo_client, monkeypatch
+):
+    report = freeze(smo_user)
+    rendered(report)
+    year_page = reverse("cases:annual:year", args=[2026])
+    assert "Freeze this report" in text_of(smo_client.get(year_page))
+    report = publish(
+        report, smo_user, opens=dt.date(2026, 12, 1), closes=dt.date(2026, 12, 31)
+    )
+    rendered(report)
+    on_day(monkeypatch, dt.date(2027, 3, 10))
+    assert finalize_step(smo_client, report).status_code == 302
+    page = text_of(smo_client.get(year_page))
+    assert "Freeze this report" not in page
+    assert "The report of this year is final" in page
+    assert report.get_absolute_url() in page
+    # a forged POST is refused with the reason, and nothing is frozen
+    response = smo_client.post(reverse("cases:annual:freeze", args=[2026]), follow=True)
+    assert "is final: it is not frozen again" in text_of(response)
+    assert AnnualReport.objects.filter(year=2026).count() == 1
+
+
+def test_the_annual_reports_document_page_links_back_to_the_report(
+    a_year, smo_user, smo_client
+):
+    report = freeze(smo_user)
+    document = rendered(report)
+    page = smo_client.get(reverse("documents:detail", args=[document.pk]))
+    body = text_of(page)
+    assert (
+        f'<a href="{report.get_absolute_url()}">Annual report {report.number}</a>'
+        in body
+    )
+    assert "Case " not in body.split("<main", 1)[-1].split("Status")[0]

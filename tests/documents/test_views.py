@@ -270,3 +270,9 @@ def test_the_case_panel_says_rendering_while_the_pdf_is_made(client_as, case, sm
     assert pending.is_rendering and not pending.has_failed
     panel = client_as("smo").get(reverse("cases:detail", args=[case.number]))
     assert '<span role="status">Rendering…</span>' in panel.content.decode()
+
+
+def test_the_document_page_links_back_to_its_case(client_as, document, case):
+    html = client_as("smo").get(reverse("documents:detail", args=[document.pk]))
+    body = html.content.decode()
+    assert f'<a href="{case.get_absolute_url()}">Case {case.number}</a>' in body

@@ -139,3 +139,45 @@ def test_the_agenda_lists_the_hearings_as_pdf_and_as_text(
     page = client_as("clerk").get(meeting.get_absolute_url()).content.decode()
     assert 'data-testid="agenda-text"' in page
     assert "Agenda of the Board of Trustees" in page
+
+
+def test_the_notice_of_hearing_may_be_sent_by_email_to_an_address(
+    scheduled_appeal, clerk_user, client_as
+):
+    _issued_notice_of_hearing(scheduled_appeal, clerk_user)
+    client = client_as("clerk")
+    page = client.get(scheduled_appeal.get_absolute_url()).content.decode()
+    assert '<option value="email">E-mail</option>' in page
+    url = reverse(
+        "enforcement:appeal_record", args=[scheduled_appeal.pk, "hearing_service"]
+    )
+    data = {
+        "hearing_service-method": "email",
+        "hearing_service-served_on": "2026-03-12",
+        "hearing_service-sent_to": "Pat Owner",
+    }
+    with village_day(dt.date(2026, 3, 12)):
+        refused = client.post(url, data)
+        assert "Give the e-mail address it was sent to" in refused.content.decode()
+        assert not HearingNoticeService.objects.exists()
+        done = client.post(
+            url, {**data, "hearing_service-sent_to": "Pat Owner, pat@example.org"}
+        )
+    assert done.status_code == 302
+    sent = HearingNoticeService.objects.get()
+    assert sent.method == HearingNoticeService.Method.EMAIL
+    assert not sent.awaits_delivery_outcome  # no green card to wait for
+    page = client.get(scheduled_appeal.get_absolute_url()).content.decode()
+    assert "to Pat Owner, pat@example.org: E-mail on Thu, Mar 12, 2026" in page
+
+
+def test_the_notice_of_hearing_page_links_back_to_its_appeal_and_case(
+    scheduled_appeal, clerk_user, client_as
+):
+    document = _issued_notice_of_hearing(scheduled_appeal, clerk_user)
+    page = client_as("clerk").get(reverse("documents:detail", args=[document.pk]))
+    body = page.content.decode()
+    appeal_url = scheduled_appeal.get_absolute_url()
+    assert f'<a href="{appeal_url}">Appeal {scheduled_appeal.pk}</a>' in body
+    case = scheduled_appeal.case
+    assert f'<a href="{case.get_absolute_url()}">Case {case.number}</a>' in body

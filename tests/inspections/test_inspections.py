@@ -3,6 +3,7 @@ access case (R-ACC-3) and warrant applications (R-ACC-4)."""
 
 import datetime as dt
 import io
+from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -241,6 +242,44 @@ def test_sample_form_keeps_input_when_refused(smo_client, smo_user, scheduled):
     html = response.content.decode()
     assert "COC-881" in html and "after today" in html
     assert not Sample.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("typed", "unit", "shown"),
+    [("2.1", "mg/L", "2.1 mg/L"), ("2.10", "mg/L", "2.10 mg/L"), ("100", "", "100")],
+)
+def test_a_sample_value_shows_as_entered(
+    smo_client, smo_user, scheduled, typed, unit, shown
+):
+    inspection = record(scheduled, smo_user)
+    response = smo_client.post(
+        reverse("inspections:inspection_action", args=[inspection.pk, "sample"]),
+        {
+            **sample_fields(sampled_on=timezone.localdate().isoformat()),
+            "parameter": "Total phosphorus",
+            "value": typed,
+            "unit": unit,
+        },
+    )
+    assert response.status_code == 302
+    sample = Sample.objects.get()
+    assert sample.value == Decimal(typed)  # the number, for comparing
+    page = smo_client.get(inspection.get_absolute_url()).content.decode()
+    assert f'<td data-label="Value">{shown}'.strip() in page
+    assert "2.1000" not in page and "1E+2" not in page
+    assert str(sample) == f"Total phosphorus {shown} (CoC COC-881)"
+
+
+def test_a_sample_recorded_without_its_typed_value_shows_the_number_plainly(
+    smo_user, scheduled
+):
+    inspection = record(scheduled, smo_user)
+    sample = services.sample_add(
+        actor=smo_user, inspection=inspection, **sample_fields(value=Decimal("100"))
+    )
+    sample.refresh_from_db()
+    assert sample.shown_value == "100"
+    assert str(sample) == "E. coli 100 MPN/100 mL (CoC COC-881)"
 
 
 def _jpeg_with_exif():

@@ -267,3 +267,41 @@ def test_the_geojson_of_every_layer_takes_a_handful_of_queries(
 ):
     with django_assert_max_num_queries(12):
         features(smo_client.get(POINTS))
+
+
+def test_the_staff_map_counts_and_links_the_records_it_cannot_place(
+    smo_client, smo_user, places
+):
+    from cases.models import Outfall, Report
+    from cases.services import case_open
+
+    nowhere = case_open(actor=smo_user, source="phone", summary="Somewhere")
+    unpinned = report_at("40.951000", "-73.087000", days_ago=5)
+    Report.objects.filter(pk=unpinned.pk).update(latitude=None, longitude=None)
+    lost = Outfall.objects.create(
+        code="PQ-009",
+        location_description="Behind the marina, not yet surveyed",
+        receiving_water="Port Jefferson Harbor",
+    )
+    page = smo_client.get("/staff/map/")
+    body = " ".join(page.content.decode().split())
+    assert "Not on the map" in body
+    assert "3 records of these filters have no location" in body
+    assert f'href="{nowhere.get_absolute_url()}">Case {nowhere.number}</a>' in body
+    assert f'href="{reverse("reports:detail", args=[unpinned.pk])}"' in body
+    assert f"Report {unpinned.tracking_code}" in body
+    outfall_url = reverse("inspections:outfall_detail", args=[lost.pk])
+    assert f'href="{outfall_url}">Outfall PQ-009</a>' in body
+    # records on the map are not listed
+    assert f"Case {places['open_pinned'].number}</a>" not in body
+    # the filters choose them as they choose the layers: resolved cases only
+    resolved = " ".join(
+        smo_client.get("/staff/map/", {"status": "resolved"}).content.decode().split()
+    )
+    assert f"Case {nowhere.number}" not in resolved
+    assert "2 records of these filters have no location" in resolved
+
+
+def test_a_map_of_placed_records_says_none_is_missing(smo_client, places):
+    body = " ".join(smo_client.get("/staff/map/").content.decode().split())
+    assert "Every record of these filters has a location." in body

@@ -68,3 +68,19 @@ def test_file_a_report_on_a_phone_and_check_its_status(browser_page, tmp_path):
     page.get_by_role("link", name="Check the status of this report").click()
     assert page.locator("#public-status").inner_text() == "Received"
     assert "Soapy water" not in page.content()
+
+
+@pytest.mark.browser
+def test_the_description_counts_the_characters_left(browser_page):
+    page = browser_page
+    page.goto("/report/")
+    counter = page.locator('[data-counter-for="description"]')
+    assert counter.inner_text() == "4,000 characters left (of 4,000)"
+    field = page.get_by_label("Describe it in your own words")
+    field.fill("Soapy water")
+    assert counter.inner_text() == "3,989 characters left (of 4,000)"
+    # a line break is sent as two characters, and the server counts it so
+    field.fill("Soapy\nwater")
+    assert counter.inner_text() == "3,988 characters left (of 4,000)"
+    described = field.get_attribute("aria-describedby") or ""
+    assert counter.get_attribute("id") in described.split()

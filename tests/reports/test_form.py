@@ -253,3 +253,12 @@ def test_rate_limit_is_per_address(client):
         post(client, valid_post())
     other = client.post(URL, valid_post(), REMOTE_ADDR="10.0.0.7")
     assert other.status_code == 302
+
+
+def test_the_description_carries_its_limit_and_the_counter_script(client):
+    html = client.get(URL).content.decode()
+    textarea = re.search(r"<textarea[^>]*name=\"description\"[^>]*>", html).group(0)
+    assert 'maxlength="4000"' in textarea and "data-char-counter" in textarea
+    # from our own static files, by src (the strict CSP runs no inline script)
+    assert re.search(r'<script src="[^"]*/static/js/char-counter\.js"', html)
+    assert not re.search(r"<script(?![^>]*\b(src=|type=\"application/json))", html)
