@@ -109,6 +109,7 @@ class Row:
 SPILL = "inspections.spillnotification"
 CALIBRATION = "inspections.calibration"
 BMP = "inspections.bmprequirement"
+SUSPENSION = "enforcement.accesssuspension"
 NOTICE = "enforcement.noticeofviolation"
 APPEAL = "enforcement.appeal"
 CASE = "cases.case"
@@ -193,6 +194,27 @@ TABLE: tuple[Row, ...] = (
         words="A best management practice requirement satisfied by a SPDES permit",
         law="R-BMP-1: a facility holding an industrial SPDES permit complies by it",
         does=(End("Satisfied by the facility's industrial SPDES permit."),),
+    ),
+    # --- an emergency suspension of MS4 access (§ 132-9 A) -----------------------
+    Row(
+        SUSPENSION,
+        "start",
+        words="Suspending MS4 access without prior notice",
+        law="R-SUS-1: the written notice of the reasons within the business days "
+        "the Village sets",
+        does=(Start("R-SUS-1", counts_from="suspended_day"),),
+    ),
+    Row(
+        SUSPENSION,
+        "record_notice",
+        words="Recording the written notice of the reasons",
+        does=(Meet(("R-SUS-1",), on="notice_sent_on"),),
+    ),
+    Row(
+        SUSPENSION,
+        "lift",
+        words="Lifting a suspension",
+        does=(End("The suspension was lifted."),),
     ),
     # --- the notice of violation (§ 132-13, § 132-14) ---------------------------
     Row(
@@ -554,6 +576,7 @@ _DAY_WORDS = {
     "confirmation_mailed_on": "the day the confirmation was mailed",
     "calibrated_on": "the day calibrated",
     "verified_on": "the day verified",
+    "notice_sent_on": "the day the notice was sent",
 }
 
 

@@ -27,11 +27,11 @@ NOT_YET_IN_THE_TABLE = {
     # on one clock, with a reason, not a step's consequence.
     "cases/deadlines/views.py",
     "inspections/services/outfalls.py",
-    "enforcement/services/remedies.py",
 }
 # Steps that are not state changes of their record, applied by their service
 # with `cases.clocks.apply`.
 RECORDED_STEPS = {
+    ("enforcement.accesssuspension", "start"),
     ("inspections.calibration", "record"),
     ("inspections.bmprequirement", "require"),
     ("inspections.bmprequirement", "verify"),

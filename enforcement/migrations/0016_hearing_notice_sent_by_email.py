@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("enforcement", "0011_clock_table"),
+        ("enforcement", "0015_service_correction"),
     ]
 
     operations = [

@@ -103,6 +103,10 @@ class AccessSuspension(FlowModel):
             "enforcement:remedy_detail", kwargs={"flow": self.flow, "pk": self.pk}
         )
 
+    def suspended_day(self):
+        """The village's date of the suspension (R-SUS-1; cases.clocks)."""
+        return timezone.localtime(self.suspended_at).date()
+
     @guard(
         "give the date the written notice of reasons was sent and how",
         form=True,

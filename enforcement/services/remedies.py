@@ -6,13 +6,13 @@ remedies (R-ALT-1/2), and the offense history (R-PEN-1..3)."""
 import datetime as dt
 from decimal import Decimal
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from cases.citations import citation
-from cases.deadlines.services import meet_deadline, open_deadline, open_deadline_for
+from cases.clocks import apply as apply_clocks
+from cases.deadlines.services import open_deadline_for
 from cases.models import CaseKind, CaseSource, CaseStatus
 from cases.roles import Role, require_role
 from cases.services import case_open, case_run_transition
@@ -306,14 +306,8 @@ def suspension_start(*, case, actor, party, suspended_at, reasons) -> AccessSusp
         "R-SUS-1",
         reasons,
     )
-    open_deadline(
-        rule_id="R-SUS-1",
-        event_date=timezone.localtime(suspended_at).date(),
-        source=suspension,
-        case=case,
-        actor=actor,
-        business_days=settings.SUSPENSION_NOTICE_BUSINESS_DAYS,
-    )
+    # R-SUS-1 (settings.SUSPENSION_NOTICE_BUSINESS_DAYS): the clock table.
+    apply_clocks(suspension, "start", actor=actor)
     return suspension
 
 
@@ -585,12 +579,6 @@ def _served_document(suspension):
     return latest_document(suspension, DocumentKind.EMERGENCY_SUSPENSION)
 
 
-def _after_suspension_notice(suspension, actor):
-    deadline = open_deadline_for(suspension, "R-SUS-1")
-    if deadline is not None:
-        meet_deadline(deadline, on=suspension.notice_sent_on, actor=actor)
-
-
 SIGNERS = {
     "recommend": "recommended_by",
     "concur": "concurred_by",
@@ -820,12 +808,6 @@ def remedy_step(*, obj, transition, actor, expected_status=None, **fields):
         if transition == "record_notice":
             locked.notice_document = _served_document(locked)
 
-    after = None
-    if isinstance(obj, AccessSuspension) and transition == "record_notice":
-
-        def after(s):
-            return _after_suspension_notice(s, actor)
-
     detail = "; ".join(
         f"{k.replace('_', ' ')}: {v}"
         for k, v in fields.items()
@@ -841,7 +823,6 @@ def remedy_step(*, obj, transition, actor, expected_status=None, **fields):
         detail=detail,
         summary=lambda label, was, now: step_words(seen["record"], transition),
         before=before,
-        after=after,
     )
 
 
