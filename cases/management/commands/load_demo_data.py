@@ -15,8 +15,9 @@ DEMO_MODULES = [
     "cases.demo_reports",
     "cases.demo_cases",
     "inspections.demo",
-    "enforcement.demo",
+    # Before the enforcement case, so that case stays the first of the case list.
     "enforcement.demo_clocks",
+    "enforcement.demo",
     "cases.portal.demo",  # last: prints the codes the documents above printed
 ]
 
