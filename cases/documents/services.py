@@ -7,6 +7,7 @@ import hashlib
 import logging
 from functools import partial
 
+from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
@@ -58,19 +59,17 @@ def may_issue(user, kind: str) -> bool:
 # The preview only (never the issued HTML or PDF): "DRAFT" across every page, on
 # screen (a fixed element) and printed (a fixed element repeats on each page, and
 # the page margin says it too).
+# Its styles are a stylesheet of our own (static/css/draft.css), not a <style>
+# block: the preview is served under the CSP (style-src 'self').
 DRAFT_MARK = (
-    "<style>"
-    "@page { @top-center { content: 'DRAFT — not issued'; color: #b00; } }"
-    ".draft-watermark { position: fixed; top: 40%; left: 0; right: 0;"
-    " text-align: center; font-size: 96pt; font-weight: bold; color: #b00;"
-    " opacity: .15; transform: rotate(-30deg); pointer-events: none;"
-    " z-index: 1000; }"
-    "</style>"
+    '<link rel="stylesheet" href="/'
+    + settings.STATIC_URL.strip("/")
+    + '/css/draft.css">'
 )
 DRAFT_BANNER = (
     '<div class="draft-watermark" data-testid="draft-watermark" aria-hidden="true">'
     "DRAFT</div>"
-    '<p class="draft-banner" role="note" style="color:#b00;font-weight:bold">'
+    '<p class="draft-banner" role="note">'
     "DRAFT — a preview, not issued: nothing is stored.</p>"
 )
 
