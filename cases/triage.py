@@ -16,15 +16,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from .models import Case, CaseStatus, ExemptCategory, Report
+from .roles import Role, require_role
 from .services import (
-    _require_writer,
     case_merge_duplicate,
     case_open_from_reports,
     case_run_transition,
 )
 from .workflow import Refused
 
-OUTCOMES = ("unfounded", "exempt", "referred", "duplicate")
+
+def _require_writer(actor) -> None:
+    require_role(actor, Role.SMO, doing="close reports at triage")
 
 
 def _summary(report: Report, words: str) -> str:
