@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from cases.widgets import DateInput
 
-from . import services
+from . import services, triage
 from .citations import cite
 from .models import (
     Case,
@@ -22,6 +22,7 @@ from .models import (
     Premises,
     Report,
 )
+from .reports.selectors import normalize_tracking_code
 from .roles import Role
 from .services import EDITABLE_FIELDS
 from .uploads import MAX_FILE_BYTES
@@ -637,3 +638,253 @@ class PartyDetailsForm(forms.ModelForm):
     def changed_fields(self) -> dict:
         """{field: cleaned value} of what the user changed (for the service)."""
         return {name: self.cleaned_data[name] for name in self.changed_data}
+
+
+# --- closing a report at triage (cases.triage) --------------------------------------
+# Agencies a report most often goes to; any other is typed in.
+REFERRAL_AGENCIES = (
+    "Suffolk County Department of Health Services",
+    "New York State Department of Environmental Conservation, Region 1",
+    "Suffolk County Department of Public Works",
+    "Town of Brookhaven",
+)
+OTHER_AGENCY = "other"
+
+
+class TriageCloseForm(forms.Form):
+    """What closing one report at triage needs; `perform` calls cases.triage.
+    Prefixed by report and outcome: one page holds the forms of many reports."""
+
+    outcome = ""
+    label = ""
+    public = forms.BooleanField(
+        label="Show the reasons to the resident on the status page",
+        required=False,
+        initial=False,
+        help_text="Either way the resident's page says how the report was closed.",
+    )
+
+    def __init__(self, *args, report: Report, **kwargs):
+        self.report = report
+        kwargs.setdefault("prefix", f"r{report.pk}-{self.outcome}")
+        super().__init__(*args, **kwargs)
+
+    def perform(self, *, actor) -> Case:
+        raise NotImplementedError
+
+
+class TriageUnfoundedForm(TriageCloseForm):
+    outcome = "unfounded"
+    label = "Close as unfounded"
+    reason = forms.CharField(
+        label="Why the report is unfounded",
+        widget=forms.Textarea(attrs={"rows": 2}),
+        max_length=2000,
+        error_messages={"required": "Say why the report is unfounded."},
+    )
+    field_order = ["reason", "public"]
+
+    def perform(self, *, actor) -> Case:
+        return triage.report_close_unfounded(
+            report=self.report,
+            actor=actor,
+            reason=self.cleaned_data["reason"],
+            public=self.cleaned_data["public"],
+        )
+
+
+class TriageNoteMixin(forms.Form):
+    note = forms.CharField(
+        label="Note for the record (optional)",
+        widget=forms.Textarea(attrs={"rows": 2}),
+        max_length=2000,
+        required=False,
+    )
+
+
+class TriageExemptForm(TriageNoteMixin, TriageCloseForm):
+    outcome = "exempt"
+    label = "Close as exempt"
+    exempt_category = forms.ModelChoiceField(
+        queryset=ExemptCategory.objects.all(),
+        widget=forms.RadioSelect,
+        label=cite("R-PRO-2", "The exempt discharge of {section}"),
+        error_messages={
+            "required": "Choose the kind of exempt discharge.",
+            "invalid_choice": "Choose one of the kinds listed.",
+        },
+    )
+    field_order = ["exempt_category", "note", "public"]
+
+    def __init__(self, *args, categories=None, **kwargs):
+        """`categories`: (the ExemptCategory rows, the field's label), read once
+        for a page of many reports (each form would read them each time)."""
+        super().__init__(*args, **kwargs)
+        field = self.fields["exempt_category"]
+        field.label_from_instance = self.category_label
+        if categories is not None:
+            rows, field.label = categories
+            field.choices = [(c.pk, self.category_label(c)) for c in rows]
+
+    @classmethod
+    def page_categories(cls) -> tuple[list, str]:
+        """The `categories` argument: two queries for any number of forms."""
+        label = str(cls.base_fields["exempt_category"].label)
+        return list(ExemptCategory.objects.all()), label
+
+    @staticmethod
+    def category_label(category) -> str:
+        if category.substantial_contributor:
+            return f"{category.name} — substantial contributor, no longer exempt"
+        return category.name
+
+    def clean_exempt_category(self):
+        category = self.cleaned_data["exempt_category"]
+        if category.substantial_contributor:
+            # R-PRO-2: "unless ... determined them to be substantial contributors".
+            raise forms.ValidationError(
+                f"“{category.name}” has been determined a substantial contributor "
+                "of pollutants and no longer exempts a discharge."
+            )
+        return category
+
+    def perform(self, *, actor) -> Case:
+        return triage.report_close_exempt(
+            report=self.report,
+            actor=actor,
+            exempt_category=self.cleaned_data["exempt_category"],
+            note=self.cleaned_data["note"],
+            public=self.cleaned_data["public"],
+        )
+
+
+class TriageReferForm(TriageNoteMixin, TriageCloseForm):
+    outcome = "referred"
+    label = "Refer to another agency"
+    agency = forms.ChoiceField(
+        label="Agency referred to",
+        choices=[(name, name) for name in REFERRAL_AGENCIES]
+        + [(OTHER_AGENCY, "Another agency (name it below)")],
+        widget=forms.RadioSelect,
+        error_messages={"required": "Choose the agency."},
+    )
+    other_agency = forms.CharField(label="Other agency", max_length=200, required=False)
+    referred_on = forms.DateField(
+        label="Referred on", widget=DateInput, initial=timezone.localdate
+    )
+    field_order = ["agency", "other_agency", "referred_on", "note", "public"]
+
+    def clean_referred_on(self):
+        day = self.cleaned_data["referred_on"]
+        if day > timezone.localdate():
+            raise forms.ValidationError("The referral date cannot be in the future.")
+        return day
+
+    def clean(self):
+        data = super().clean()
+        if data.get("agency") == OTHER_AGENCY:
+            other = (data.get("other_agency") or "").strip()
+            if not other:
+                self.add_error("other_agency", "Name the agency.")
+            data["referred_to"] = other
+        else:
+            data["referred_to"] = data.get("agency") or ""
+        return data
+
+    def perform(self, *, actor) -> Case:
+        data = self.cleaned_data
+        return triage.report_refer(
+            report=self.report,
+            actor=actor,
+            referred_to=data["referred_to"],
+            referred_on=data["referred_on"],
+            note=data["note"],
+            public=data["public"],
+        )
+
+
+class TriageDuplicateForm(TriageNoteMixin, TriageCloseForm):
+    """Duplicate of a case, chosen from the nearby and recent ones, or named by
+    its number or by the tracking code of a report on it."""
+
+    outcome = "duplicate"
+    label = "Close as a duplicate"
+    of_case = forms.ModelChoiceField(
+        queryset=Case.objects.exclude(status=CaseStatus.DUPLICATE),
+        required=False,
+        label="Duplicate of",
+        error_messages={"invalid_choice": "Choose one of the cases listed."},
+    )
+    named = forms.CharField(
+        label="Or a case number or a report's tracking code",
+        max_length=40,
+        required=False,
+        help_text="e.g. MS4-2026-0042 or PQ-7K3M-9XTR",
+    )
+    field_order = ["of_case", "named", "note", "public"]
+
+    def __init__(self, *args, choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["of_case"].choices = [("", "— choose a case —"), *choices]
+
+    def clean(self):
+        data = super().clean()
+        named = (data.get("named") or "").strip()
+        target = data.get("of_case")
+        if named and not self.has_error("named"):
+            code = normalize_tracking_code(named)
+            if code:
+                other = (
+                    Report.objects.select_related("case")
+                    .filter(tracking_code=code)
+                    .first()
+                )
+                if other is None:
+                    self.add_error("named", f"No report {code}.")
+                elif other.pk == self.report.pk:
+                    self.add_error("named", "That is this report.")
+                elif other.case is None:
+                    self.add_error(
+                        "named",
+                        f"Report {code} is itself waiting in the triage queue: "
+                        "select both reports and open one case for them.",
+                    )
+                else:
+                    target = other.case
+            else:
+                target = Case.objects.filter(number__iexact=named).first()
+                if target is None:
+                    self.add_error("named", f"No case {named}.")
+            if target is not None and target.status == CaseStatus.DUPLICATE:
+                self.add_error(
+                    "named",
+                    f"{target.number} was merged into {target.merged_into}; "
+                    "choose that case.",
+                )
+        elif target is None and not self.has_error("of_case"):
+            self.add_error(
+                "of_case", "Choose the case it duplicates, or name one below."
+            )
+        data["target"] = target
+        return data
+
+    def perform(self, *, actor) -> Case:
+        data = self.cleaned_data
+        return triage.report_close_duplicate(
+            report=self.report,
+            actor=actor,
+            of_case=data["target"],
+            note=data["note"],
+            public=data["public"],
+        )
+
+
+TRIAGE_CLOSE_FORMS = {
+    form.outcome: form
+    for form in (
+        TriageUnfoundedForm,
+        TriageExemptForm,
+        TriageReferForm,
+        TriageDuplicateForm,
+    )
+}

@@ -142,6 +142,34 @@ def triage_rows(reports) -> list[tuple[Report, list[Suggestion]]]:
     return [(r, duplicate_suggestions(r, candidates)) for r in reports]
 
 
+DUPLICATE_CHOICES = 15
+
+
+def duplicate_choices(
+    suggestions: list[Suggestion], candidates: list[Case]
+) -> list[tuple[int, str]]:
+    """The cases a report could be closed as a duplicate of, as a list of
+    (pk, label): the nearby ones first (`duplicate_suggestions`, with why), then
+    the most recently opened of `candidates`; at most DUPLICATE_CHOICES."""
+    chosen = [(s.case, s.reason) for s in suggestions]
+    seen = {case.pk for case, _ in chosen}
+    recent = sorted(candidates, key=lambda c: (c.opened_at, c.pk), reverse=True)
+    for case in recent:
+        if case.pk not in seen:
+            chosen.append((case, ""))
+            seen.add(case.pk)
+    rows = []
+    for case, reason in chosen[:DUPLICATE_CHOICES]:
+        where = (
+            str(case.premises) if case.premises else case.location_description
+        ) or case.summary
+        words = [case.number, where[:60], case.status_for_reports.lower()]
+        if reason:
+            words.append(reason)
+        rows.append((case.pk, " · ".join(words)))
+    return rows
+
+
 # --- dashboard --------------------------------------------------------------------
 def dashboard_for(user) -> dict:
     """What the dashboard shows `user`: per role, a fixed number of queries."""

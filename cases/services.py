@@ -206,9 +206,13 @@ def case_merge_duplicate(
     reason: str = "",
     expected_status: str | None = None,
     expected_version: int | None = None,
+    public: bool = False,
 ) -> Case:
     """Close `case` as a duplicate of `into`: its reports move to `into`, its own
-    timeline stays where it is, and both timelines say what happened.
+    timeline stays where it is, and both timelines say what happened. Each moved
+    report's entry on `into` is public: its resident's status page says the
+    reports were combined (cases.reports.selectors.public_updates). `public`
+    shows the step itself, with `reason`, as on any transition.
 
     Who: SMO staff. Raises Refused, CaseChangedError or Refused
     (merging into itself, or into a case that is itself a duplicate)."""
@@ -231,6 +235,7 @@ def case_merge_duplicate(
             reason=reason,
             expected_status=expected_status,
             expected_version=expected_version,
+            public=public,
             merged_into=target,
         )
         moved = list(Report.objects.filter(case=case).order_by("received_at"))
@@ -260,6 +265,7 @@ def case_merge_duplicate(
                 summary=f"Report {report.tracking_code} moved here from {case.number}",
                 detail=report.description,
                 subject=report,
+                public=True,
             )
         if moved:
             pollutants = case.pollutant_categories.all()

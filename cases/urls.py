@@ -2,13 +2,18 @@ from django.urls import include, path
 
 from .exports import export_paths
 from .portal import staff_views as portal_staff
-from .views import delegations, staff
+from .views import delegations, staff, triage
 
 app_name = "cases"
 
 urlpatterns = [
     path("", staff.dashboard, name="dashboard"),
-    path("triage/", staff.triage, name="triage"),
+    path("triage/", triage.triage, name="triage"),
+    path(
+        "triage/reports/<int:pk>/<slug:outcome>/",
+        triage.triage_close,
+        name="triage_close",
+    ),
     path("delegations/", delegations.delegation_list, name="delegations"),
     path(
         "delegations/<int:pk>/end/",

@@ -647,6 +647,14 @@ def open311_tokens():
     return [{"token": Report.objects.order_by("pk").first().tracking_code}]
 
 
+def triage_outcomes():
+    pk = Report.objects.filter(case__isnull=True).order_by("pk").first().pk
+    return [
+        {"pk": pk, "outcome": outcome}
+        for outcome in ("unfounded", "exempt", "referred", "duplicate")
+    ]
+
+
 def password_reset_links():
     user = get_user_model().objects.get(username="crawl-smo")
     return [
@@ -696,6 +704,7 @@ FILL = {
     "cases:detail": case_number(),
     "cases:edit": case_number(),
     "cases:transition": case_transitions,
+    "cases:triage_close": triage_outcomes,  # POST
     "cases:party_add": case_number(limit=1),
     "cases:party_edit": case_parties(),
     "cases:note_add": case_number(limit=1),

@@ -281,6 +281,15 @@ class Case(ConcurrentTransitionMixin, models.Model):
         }.get(self.status, "closed")
 
     @property
+    def status_for_reports(self) -> str:
+        """The status as a page about a report says it. A report on a case has
+        been triaged, so a new case reads "opened, not yet investigated", never
+        its own label "Awaiting triage" (issue 26)."""
+        if self.status == CaseStatus.NEW:
+            return "Opened, not yet investigated"
+        return self.get_status_display()
+
+    @property
     def rule_id(self) -> str:
         return CaseKind.rule_id(self.kind)
 

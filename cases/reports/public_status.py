@@ -110,6 +110,44 @@ def for_case(case) -> PublicStatus:
     return for_case_status(case.status if case is not None else None)
 
 
+def words_for_case(case) -> str:
+    """What happened, in the resident's words, for a report whose followed case
+    is `case` (`effective_case`): how it was closed — the kind of discharge the
+    law allows, the agency it went to — else the status's own explanation.
+    Never the case number, names or staff notes."""
+    status = for_case(case)
+    case = effective_case(case)
+    if case is None:
+        return status.explanation
+    if case.status == CaseStatus.UNFOUNDED:
+        return (
+            "Closed: the officer looked into your report and found no illicit "
+            "discharge."
+        )
+    if case.status == CaseStatus.EXEMPT:
+        category = case.exempt_category
+        if category is not None:
+            return (
+                "Closed: the discharge is of a kind the law allows: "
+                f"{category.plain_description}."
+            )
+        return (
+            "Closed: the discharge is allowed by a written approval or a permit "
+            "in force."
+        )
+    if case.status == CaseStatus.REFERRED and case.referred_to.strip():
+        return (
+            f"Referred to {case.referred_to.strip()}: that agency handles this "
+            "kind of problem, and the officer passed your report on."
+        )
+    return status.explanation
+
+
+def words_for_report(report) -> str:
+    """`words_for_case` for a report; a report in the triage queue is waiting."""
+    return words_for_case(report.case) if report.case_id else RECEIVED.explanation
+
+
 def for_report(report) -> PublicStatus:
     """A report waiting in the triage queue is "received"; once attached, it
     follows its case."""

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
+from django.contrib.contenttypes.models import ContentType
 from django.db.models import Q, QuerySet
 
 from ..models import (
@@ -36,7 +37,12 @@ def report_by_tracking_code(raw: str) -> Report | None:
     the input, so a wrong code answers like a well-formed unknown one."""
     code = normalize_tracking_code(raw) or "PQ-NONE-NONE"
     return (
-        Report.objects.select_related("case", "case__merged_into")
+        Report.objects.select_related(
+            "case",
+            "case__exempt_category",
+            "case__merged_into",
+            "case__merged_into__exempt_category",
+        )
         .prefetch_related("pollutant_categories")
         .filter(tracking_code=code)
         .first()
@@ -76,6 +82,23 @@ def public_updates(report: Report) -> list[PublicUpdate]:
         if status is None:
             continue
         updates.append(PublicUpdate(event.at, status.label, event.detail))
+    # A report moved here when its case was merged as a duplicate: its own
+    # entry, public, says the reports were combined (never the entry's words).
+    combined = CaseEvent.objects.filter(
+        case=case,
+        kind=CaseEvent.Kind.REPORT,
+        public=True,
+        content_type=ContentType.objects.get_for_model(Report),
+        object_id=report.pk,
+    ).only("at")
+    for event in combined:
+        updates.append(
+            PublicUpdate(
+                event.at,
+                public_status.COMBINED.label,
+                public_status.COMBINED.explanation,
+            )
+        )
     for note in Note.objects.filter(case=case, public=True).only("created_at", "text"):
         updates.append(
             PublicUpdate(note.created_at, "Note from the officer", note.text)

@@ -151,6 +151,7 @@ def _queue_status_change(report: Report, notification, status) -> None:
     context = {
         "report": report,
         "status": status,
+        "status_words": public_status.words_for_report(report),
         "status_url": status_url(report),
         "village": settings.VILLAGE,
     }

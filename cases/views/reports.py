@@ -13,7 +13,8 @@ from ..models import Report, ReportPhoto
 from ..reports import public_status, ratelimit, selectors
 from ..reports.forms import BOUNDS, CENTRE, ReportForm, StaffReportForm
 from ..reports.services import ReportRefused, report_submit
-from ..roles import CASE_READERS, Role, has_role, role_required
+from ..roles import CASE_READERS, Role, role_required
+from .triage import report_page
 
 SESSION_LAST_CODE = "reports.last_tracking_code"
 
@@ -102,6 +103,7 @@ def status(request):
     context.update(
         report=report,
         status=public_status.for_report(report),
+        status_words=public_status.words_for_report(report),
         updates=selectors.public_updates(report),
         categories=[c.plain_name for c in report.pollutant_categories.all()],
     )
@@ -175,15 +177,7 @@ def staff_report_detail(request, pk):
     report = selectors.report_for_staff(pk)
     if report is None:
         raise Http404("No such report.")
-    return render(
-        request,
-        "reports/staff_detail.html",
-        {
-            "report": report,
-            "status": public_status.for_report(report),
-            "can_see_originals": has_role(request.user, Role.SMO),
-        },
-    )
+    return report_page(request, report)
 
 
 @role_required(*CASE_READERS)

@@ -4,7 +4,6 @@ form, calls one service and turns domain errors into messages."""
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -23,7 +22,6 @@ from ..forms import (
     PartyDetailsForm,
     PartyForm,
     ReferralOutcomeForm,
-    TriageForm,
 )
 from ..models import Attachment, Case
 from ..paging import IdsFirstPaginator
@@ -60,46 +58,6 @@ def _refreshed(form_class, request, current: Case, **kwargs):
 def dashboard(request):
     context = selectors.dashboard_for(request.user)
     return render(request, "cases/dashboard.html", context)
-
-
-# --- triage -------------------------------------------------------------------------
-@role_required(*CASE_WRITERS)
-@require_http_methods(["GET", "POST"])
-def triage(request):
-    form = TriageForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            if data["action"] == "new":
-                case = services.case_open_from_reports(
-                    reports=list(data["reports"]),
-                    actor=request.user,
-                    summary=data["summary"],
-                    kind=data["kind"] or Case._meta.get_field("kind").default,
-                )
-                messages.success(request, f"Case {case.number} opened.")
-            else:
-                case = services.case_attach_reports(
-                    case=data["case"], reports=list(data["reports"]), actor=request.user
-                )
-                messages.success(request, f"Reports added to {case.number}.")
-        except Refused as exc:
-            messages.error(request, str(exc))
-        else:
-            return redirect(_case_url(case))
-    page = Paginator(selectors.triage_queue(), PAGE_SIZE).get_page(
-        request.GET.get("page")
-    )
-    return render(
-        request,
-        "cases/triage.html",
-        {
-            "form": form,
-            "page": page,
-            "rows": selectors.triage_rows(page.object_list),
-            "selected": {str(pk) for pk in request.POST.getlist("reports")},
-        },
-    )
 
 
 @role_required(*CASE_WRITERS)

@@ -177,10 +177,15 @@ def test_triage_suggests_duplicates_on_same_premises_or_within_150_m(smo_client)
         address="3 washington street", latitude="40.947650", longitude="-73.088250"
     )
     html = smo_client.get(reverse("cases:triage")).content.decode()
-    assert same.number in html and "same premises" in html
-    assert near.number in html and " m away" in html
-    assert far.number not in html
+    # The suggestions line (the duplicate form lists recent cases too).
+    suggested = html.split("Possible duplicate of:", 1)[1].split("</div>", 1)[0]
+    assert same.number in suggested and "same premises" in suggested
+    assert near.number in suggested and " m away" in suggested
+    assert far.number not in suggested
     assert old.number not in html
+    # A new case is never "Awaiting triage" where a report is shown (issue 26).
+    assert "opened, not yet investigated" in suggested
+    assert "Awaiting triage" not in html
 
 
 def test_open_case_directly_with_new_premises(smo_client):
