@@ -58,6 +58,8 @@ class Start:
     store_as: str = ""
     # The record's e-mail address of the person whose duty it is (reminders).
     notify: str = ""
+    # The clock is the acting user's to watch (the SMO who recorded the event).
+    assign_to_actor: bool = False
 
 
 @dataclass(frozen=True)
@@ -75,12 +77,16 @@ class Meet:
 @dataclass(frozen=True)
 class Replace:
     """Start `by`, and let it take the place of the open `rule_ids` clocks of
-    `of`. The new date is never earlier than the latest of the dates it
-    replaces: it does not take away time the respondent was given in writing."""
+    `of`, for `reason`. With `never_earlier`, the new date is never earlier than
+    the latest of the dates it replaces: it does not take away time the
+    respondent was given in writing. Without it (a date recorded wrongly and
+    corrected), the new date is what the corrected event gives."""
 
     rule_ids: tuple[str, ...]
     by: Start
+    reason: str
     of: str = ""
+    never_earlier: bool = True
 
 
 @dataclass(frozen=True)
@@ -106,6 +112,7 @@ class Row:
     words: str = ""  # the step, as the table page names it
 
 
+OUTFALL = "cases.outfall"
 SPILL = "inspections.spillnotification"
 CALIBRATION = "inspections.calibration"
 BMP = "inspections.bmprequirement"
@@ -117,6 +124,40 @@ CASE = "cases.case"
 _NOTICE_ENDS = ("R-APL-1", "R-NOV-1", "R-NOV-2", "R-COR-1")
 
 TABLE: tuple[Row, ...] = (
+    # --- an outfall's TMDL (§ 132-3) ------------------------------------------------
+    Row(
+        OUTFALL,
+        "save",
+        when="tmdl_date_corrected",
+        words="Correcting an outfall's TMDL approval date",
+        law="R-DEF-2: six months from the approval date as corrected",
+        does=(
+            Replace(
+                ("R-DEF-2",),
+                by=Start(
+                    "R-DEF-2", counts_from="tmdl_approved_on", assign_to_actor=True
+                ),
+                reason="The TMDL approval date was corrected.",
+                never_earlier=False,
+            ),
+        ),
+    ),
+    Row(
+        OUTFALL,
+        "save",
+        when="tmdl_date_removed",
+        words="Removing an outfall's TMDL approval date",
+        does=(End("The TMDL approval date was removed.", rule_ids=("R-DEF-2",)),),
+    ),
+    Row(
+        OUTFALL,
+        "save",
+        when="awaits_tmdl_clock",
+        words="Recording an outfall's TMDL approval date",
+        law="R-DEF-2: the program is modified within six months of EPA's "
+        "approval of a TMDL",
+        does=(Start("R-DEF-2", counts_from="tmdl_approved_on", assign_to_actor=True),),
+    ),
     # --- a spill notification (§ 132-11) ------------------------------------------
     Row(
         SPILL,
@@ -330,6 +371,8 @@ TABLE: tuple[Row, ...] = (
                 ("R-NOV-1", "R-NOV-2"),
                 of="notice",
                 by=Start("R-COR-1", counts_from="decided_on", of="notice"),
+                reason="The correction date after the Board's decision is now the "
+                "one date to meet.",
             ),
         ),
     ),
@@ -452,6 +495,7 @@ def _start(change: Start, record, actor, *, not_before: dt.date | None = None):
                 purpose=purpose,
                 label=label,
                 responsible=change.responsible,
+                assigned_to=actor if change.assign_to_actor else None,
                 notify_email=_read(record, change.notify) if change.notify else "",
                 **params,
             )
@@ -501,18 +545,21 @@ def _keep_current(owner, deadline) -> None:
 
 def _replace(change: Replace, record, actor):
     from .deadlines.services import replace_deadline
+    from .models import Deadline
 
     old = _open_of(_owner(record, change.of), change.rule_ids)
     latest = max((d.due_date for d in old), default=None)
-    (new,) = _start(change.by, record, actor, not_before=latest)
+    not_before = latest if change.never_earlier else None
+    # A clock of the same rule gives way before its successor starts (one open
+    # clock per record, rule and purpose), and is linked to it after.
+    same = [d for d in old if d.rule_id == change.by.rule_id]
+    for deadline in same:
+        replace_deadline(deadline, by=None, actor=actor, reason=change.reason)
+    (new,) = _start(change.by, record, actor, not_before=not_before)
+    Deadline.objects.filter(pk__in=[d.pk for d in same]).update(replaced_by=new)
     for deadline in old:
-        replace_deadline(
-            deadline,
-            by=new,
-            actor=actor,
-            reason=f"The correction date after the Board's decision, {new.due_date:%B %-d, %Y}, "
-            "is now the one date to meet.",
-        )
+        if deadline not in same:
+            replace_deadline(deadline, by=new, actor=actor, reason=change.reason)
 
 
 def _end(change: End, record, actor):
@@ -603,10 +650,15 @@ def sentences() -> list[str]:
                     f"records {_names(change.rule_ids)}{whose} as met on {day}"
                 )
             elif isinstance(change, Replace):
+                own = f"the {change.of}'s own" if change.of else "its"
+                kept = (
+                    ", never earlier than the latest date it replaces"
+                    if change.never_earlier
+                    else ""
+                )
                 parts.append(
-                    f"replaces the {change.of}'s own {_names(change.rule_ids)} dates by "
-                    f"{_clock_words(change.by.rule_id)}, never earlier than the "
-                    "latest date it replaces"
+                    f"replaces {own} {_names(change.rule_ids)} dates by "
+                    f"{_clock_words(change.by.rule_id)}{kept}"
                 )
             elif isinstance(change, End):
                 if change.whole_case:

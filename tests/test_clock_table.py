@@ -26,11 +26,11 @@ NOT_YET_IN_THE_TABLE = {
     # The SMO's own "Record met" / "Waive" on the deadline page: a person's act
     # on one clock, with a reason, not a step's consequence.
     "cases/deadlines/views.py",
-    "inspections/services/outfalls.py",
 }
 # Steps that are not state changes of their record, applied by their service
 # with `cases.clocks.apply`.
 RECORDED_STEPS = {
+    ("cases.outfall", "save"),
     ("enforcement.accesssuspension", "start"),
     ("inspections.calibration", "record"),
     ("inspections.bmprequirement", "require"),

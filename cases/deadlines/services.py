@@ -156,7 +156,7 @@ def end_deadline(deadline: Deadline, *, reason: str, actor) -> Deadline:
 
 
 def replace_deadline(
-    deadline: Deadline, *, by: Deadline, reason: str, actor
+    deadline: Deadline, *, by: Deadline | None, reason: str, actor
 ) -> Deadline:
     """`by` takes the place of `deadline` (one current date per obligation).
     Applied by the clock table (cases.clocks), never by hand."""

@@ -98,3 +98,34 @@ class Outfall(models.Model):
 
     def __str__(self):
         return f"{self.code} → {self.receiving_water}"
+
+    # --- what its clock counts (R-DEF-2; cases.clocks) ------------------------------
+    def _open_tmdl_clock(self):
+        from ..deadlines.services import open_deadline_for
+
+        return open_deadline_for(self, "R-DEF-2")
+
+    def tmdl_date_corrected(self) -> bool:
+        """A TMDL clock runs from another date than the one now recorded."""
+        running = self._open_tmdl_clock()
+        return (
+            self.tmdl_approved_on is not None
+            and running is not None
+            and running.event_date != self.tmdl_approved_on
+        )
+
+    def tmdl_date_removed(self) -> bool:
+        return self.tmdl_approved_on is None and self._open_tmdl_clock() is not None
+
+    def awaits_tmdl_clock(self) -> bool:
+        """A TMDL approval date with no clock standing for it (open, met or missed)."""
+        from ..deadlines.services import deadlines_for
+        from .deadlines import CLOSED_WITHOUT_DUTY
+
+        return (
+            self.tmdl_approved_on is not None
+            and not deadlines_for(self)
+            .filter(rule_id="R-DEF-2", event_date=self.tmdl_approved_on)
+            .exclude(status__in=CLOSED_WITHOUT_DUTY)
+            .exists()
+        )

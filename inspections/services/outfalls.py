@@ -3,7 +3,7 @@
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from cases.deadlines.services import open_deadline, open_deadline_for, waive_deadline
+from cases.clocks import apply as apply_clocks
 from cases.models import CaseKind, CaseSource, Outfall
 from cases.roles import Role, require_role
 from cases.services import case_open
@@ -42,38 +42,10 @@ def outfall_save(*, actor, outfall: Outfall | None = None, **fields) -> Outfall:
     outfall.full_clean()
     with transaction.atomic():
         outfall.save()
-        approved = outfall.tmdl_approved_on
-        current = open_deadline_for(outfall, "R-DEF-2")
-        if current is not None and current.event_date != approved:
-            waive_deadline(
-                current,
-                reason="TMDL approval date corrected"
-                if approved
-                else "TMDL approval date removed",
-                actor=actor,
-            )
-            current = None
-        if approved and current is None and not _has(outfall):
-            open_deadline(
-                rule_id="R-DEF-2",
-                event_date=approved,
-                source=outfall,
-                actor=actor,
-                assigned_to=actor,
-            )
+        # R-DEF-2 started, replaced on a corrected date, ended when removed:
+        # the clock table (cases.clocks).
+        apply_clocks(outfall, "save", actor=actor)
     return outfall
-
-
-def _has(outfall) -> bool:
-    """An R-DEF-2 deadline for this outfall's current TMDL date exists (any status)."""
-    from cases.deadlines.services import deadlines_for
-
-    return (
-        deadlines_for(outfall)
-        .filter(rule_id="R-DEF-2", event_date=outfall.tmdl_approved_on)
-        .exclude(status="waived")
-        .exists()
-    )
 
 
 def screening_record(*, actor, outfall, **fields) -> OutfallScreening:

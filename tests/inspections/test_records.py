@@ -238,10 +238,17 @@ def test_tmdl_approval_date_opens_the_six_month_program_deadline(smo_user, outfa
     services.outfall_save(
         actor=smo_user, outfall=outfall, tmdl_approved_on=dt.date(2026, 4, 4)
     )
-    assert Deadline.objects.get(rule_id="R-DEF-2", status="waived")
-    assert Deadline.objects.get(rule_id="R-DEF-2", status="open").due_date == (
-        dt.date(2026, 10, 5)  # Oct 4, 2026 is a Sunday
+    corrected = Deadline.objects.get(rule_id="R-DEF-2", status="open")
+    assert corrected.due_date == dt.date(2026, 10, 5)  # Oct 4, 2026 is a Sunday
+    assert corrected.assigned_to == smo_user
+    old = Deadline.objects.get(rule_id="R-DEF-2", status="replaced")
+    assert old.replaced_by == corrected
+    # Removing the date ends the clock; recording it again starts a new one.
+    services.outfall_save(
+        actor=smo_user, outfall=outfall, has_tmdl=True, tmdl_approved_on=None
     )
+    assert not Deadline.objects.filter(rule_id="R-DEF-2", status="open").exists()
+    assert Deadline.objects.get(rule_id="R-DEF-2", status="ended")
 
 
 def test_tmdl_date_without_the_tmdl_flag_is_refused(smo_user, outfall):

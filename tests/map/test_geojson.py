@@ -5,6 +5,7 @@ import json
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from cases.open311.documents import street_level
 
@@ -95,7 +96,7 @@ def test_the_reports_layer_shows_the_last_90_days_or_the_dates_asked(
     assert titles(found) == {f"Report {recent.tracking_code}"}
     props = found[0]["properties"]
     assert props["url"] == reverse("reports:detail", args=[recent.pk])
-    day = old.received_at.date().isoformat()
+    day = timezone.localtime(old.received_at).date().isoformat()  # the village's day
     older = features(
         smo_client.get(POINTS + f"?layer=reports&opened_from={day}&opened_to={day}")
     )
