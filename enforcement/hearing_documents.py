@@ -145,6 +145,25 @@ def notice_gives_another_hearing(appeal, document) -> bool:
     return noticed_particulars(document) != hearing_particulars(appeal)
 
 
+def _particulars_words(day: dt.date, time: str, place: str, *, with_place: bool):
+    words = f"{day:%a, %b} {day.day}, {day:%Y}, {time}"
+    return f"{words}, {place}" if with_place else words
+
+
+def hearing_move_words(appeal, document) -> tuple[str, str]:
+    """(what the issued notice of hearing `document` gives, the hearing as now
+    scheduled), in words for the clerk: 'Tue, Mar 24, 2026, 7:00 PM' (the place
+    too when it changed). Read from the notice's frozen facts and the appeal, so
+    a hearing moved earlier or later is named as it is (R-APL-2)."""
+    noticed = noticed_particulars(document)
+    now = hearing_particulars(appeal)
+    with_place = noticed[2].strip() != now[2].strip()
+    return (
+        _particulars_words(*noticed, with_place=with_place),
+        _particulars_words(*now, with_place=with_place),
+    )
+
+
 def hearing_notice_number(appeal) -> str:
     return f"HRG-{appeal.pk}"
 

@@ -26,6 +26,7 @@ from ..forms import (
     HearingServiceForm,
     MailingForm,
 )
+from ..hearing_documents import hearing_move_words
 from ..ical_feed import HEARINGS_FEED_ROLES, ical_events, to_ical
 from ..models import Appeal, AppealDocument, NoticeOfViolation
 from ..services import appeals as svc
@@ -198,6 +199,7 @@ def _render_detail(request, pk, *, bound=None, status=200):
                     prefix="hearing_delivery", initial={"service": s.pk}
                 )
 
+    out_of_date = appeal.hearing_notice() if notice_step == "reissue" else None
     return render(
         request,
         "enforcement/appeal_detail.html",
@@ -220,9 +222,11 @@ def _render_detail(request, pk, *, bound=None, status=200):
             # What the notice of hearing still needs (Appeal.hearing_notice_step).
             "hearing_notice_to_issue": notice_step == "issue",
             "hearing_notice_unsent": notice_step == "send",
-            # The notice of hearing that gives the hearing as it was before a move.
-            "out_of_date_notice": (
-                appeal.hearing_notice() if notice_step == "reissue" else None
+            # The notice of hearing that gives the hearing as it was before a move,
+            # and (what it gives, the hearing now) in words.
+            "out_of_date_notice": out_of_date,
+            "hearing_move": (
+                hearing_move_words(appeal, out_of_date) if out_of_date else None
             ),
             "mail_delivery_form": record_form(
                 "mail_delivery", appeal.awaits_delivery_outcome()
