@@ -150,3 +150,30 @@ def test_the_clerk_issues_the_agenda_from_the_meeting_page(
     # Not on either case's appeal page: the agenda is the meeting's paper.
     appeal_page = clerk.get(scheduled_appeal.get_absolute_url()).content.decode()
     assert "Agenda of the Board" not in appeal_page
+
+
+def test_an_agenda_filed_on_a_case_before_is_corrected_by_the_meetings(
+    scheduled_appeal, clerk_user
+):
+    """An agenda issued when it was filed on its first hearing's case stays as
+    it was (frozen) and readable; the next issue corrects it as version 2."""
+    from dataclasses import replace
+
+    from cases.documents.services import document_issue
+    from enforcement.hearing_documents import meeting_agenda_contract
+
+    meeting, case = scheduled_appeal.meeting, scheduled_appeal.case
+    with village_day(dt.date(2026, 3, 11)):
+        facts = replace(meeting_agenda_contract(meeting), case_number=case.number)
+        old = document_issue(
+            kind=DocumentKind.MEETING_AGENDA,
+            facts=facts,
+            case=case,
+            source=meeting,
+            actor=clerk_user,
+        )
+    old = document_render(document_id=old.pk)
+    assert old.case == case and "MS4-1999-0001" in _text(old)
+    corrected = _issue(meeting, clerk_user, dt.date(2026, 3, 12))
+    assert corrected.version == 2 and corrected.supersedes == old
+    assert corrected.case is None
