@@ -1,7 +1,7 @@
 """The clerk's appeal screens (clerk and SMO record; others 403)."""
 
 from django.contrib import messages
-from django.http import FileResponse, Http404, HttpResponse
+from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
@@ -155,6 +155,20 @@ def appeal_create(request):
     )
 
 
+@require_GET
+@role_required(*APPEAL_RECORDERS)
+def hearing_notice_status(request, pk):
+    """What the appeal's notice of hearing needs now (Appeal.hearing_notice_step),
+    as JSON for the appeal page's script (static/js/hearing-notice-status.js):
+    while it says "rendering" the page waits; then it reloads to offer the
+    sending (R-APL-2). Not cached: it changes when the worker finishes."""
+    appeal = get_object_or_404(Appeal, pk=pk)
+    step = appeal.hearing_notice_step()
+    response = JsonResponse({"step": step, "rendering": step == "rendering"})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 @role_required(*APPEAL_RECORDERS)
 def appeal_detail(request, pk):
     return _render_detail(request, pk)
@@ -222,6 +236,7 @@ def _render_detail(request, pk, *, bound=None, status=200):
             # What the notice of hearing still needs (Appeal.hearing_notice_step).
             "hearing_notice_to_issue": notice_step == "issue",
             "hearing_notice_unsent": notice_step == "send",
+            "hearing_notice_rendering": notice_step == "rendering",
             # The notice of hearing that gives the hearing as it was before a move,
             # and (what it gives, the hearing now) in words.
             "out_of_date_notice": out_of_date,
