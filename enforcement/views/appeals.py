@@ -264,9 +264,10 @@ def _scheduled(appeal, user, d):
     if scheduled.meeting_id:
         words += f" At the Board meeting: {scheduled.hearing_location}."
     if scheduled.hearing_notice_is_out_of_date():
+        was, now = hearing_move_words(scheduled, scheduled.hearing_notice())
         words += (
-            " The notice of hearing already issued gives the earlier date: issue the "
-            "corrected notice under Documents and send it to the appellant."
+            f" The notice of hearing already issued gives {was}, not {now}: issue "
+            "the corrected notice under Documents and send it to the appellant."
         )
     return scheduled, f"{words} {warning}" if warning else words
 
