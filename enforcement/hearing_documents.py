@@ -145,6 +145,25 @@ def notice_gives_another_hearing(appeal, document) -> bool:
     return noticed_particulars(document) != hearing_particulars(appeal)
 
 
+def _particulars_words(day: dt.date, time: str, place: str, *, with_place: bool):
+    words = f"{day:%a, %b} {day.day}, {day:%Y}, {time}"
+    return f"{words}, {place}" if with_place else words
+
+
+def hearing_move_words(appeal, document) -> tuple[str, str]:
+    """(what the issued notice of hearing `document` gives, the hearing as now
+    scheduled), in words for the clerk: 'Tue, Mar 24, 2026, 7:00 PM' (the place
+    too when it changed). Read from the notice's frozen facts and the appeal, so
+    a hearing moved earlier or later is named as it is (R-APL-2)."""
+    noticed = noticed_particulars(document)
+    now = hearing_particulars(appeal)
+    with_place = noticed[2].strip() != now[2].strip()
+    return (
+        _particulars_words(*noticed, with_place=with_place),
+        _particulars_words(*now, with_place=with_place),
+    )
+
+
 def hearing_notice_number(appeal) -> str:
     return f"HRG-{appeal.pk}"
 
@@ -202,15 +221,23 @@ class AgendaItem:
     premises_address: str = ""
 
 
+# The agenda is signed once, by the clerk, for the Board (its title does not
+# name the clerk again).
+AGENDA_SIGNATORY_TITLE = "For the Board of Trustees"
+
+
 @dataclass(frozen=True, kw_only=True)
 class MeetingAgendaFacts(DocumentFacts):
-    """The hearings on appeal at one meeting of the Board of Trustees."""
+    """The hearings on appeal at one meeting of the Board of Trustees: a paper of
+    the meeting, not of a case (R-APL-2). It lists every appeal heard there (each
+    with its case number, appellant and notice); no case number of its own."""
 
     kind: ClassVar[str] = DocumentKind.MEETING_AGENDA
     template: ClassVar[str] = "documents/meeting_agenda.html"
     rule_id: ClassVar[str] = "R-APL-2"
     base_rules: ClassVar[tuple[str, ...]] = ("R-APL-2",)
 
+    case_number: str = ""
     meeting_on: dt.date
     meeting_time: str
     meeting_place: str
@@ -218,13 +245,17 @@ class MeetingAgendaFacts(DocumentFacts):
     notes: str = ""
 
     def problems(self) -> list[str]:
-        found = super().problems()
+        # A document of the meeting: no case number (each item has its own).
+        found = [p for p in super().problems() if not p.startswith("case number")]
         if not isinstance(self.meeting_on, dt.date):
             found.append("the date of the meeting is missing")
         if blank(self.meeting_place):
             found.append("the place of the meeting is missing")
         if not self.items:
             found.append("no hearing is scheduled at this meeting")
+        for item in self.items:
+            if blank(item.case_number) or blank(item.appellant):
+                found.append(f"item {item.number}: the case or appellant is missing")
         return found
 
 
@@ -232,8 +263,8 @@ def sample_meeting_agenda() -> MeetingAgendaFacts:
     return MeetingAgendaFacts(
         **sample_common(
             number="AGN-2026-0001",
-            case_number="MS4-2026-0001",
-            signatory=Signatory(name="Casey Clerk", title=CLERK_TITLE),
+            case_number="",
+            signatory=Signatory(name="Village Clerk", title=AGENDA_SIGNATORY_TITLE),
             contact=Contact(name="Village Clerk", phone="(631) 476-4043"),
             recipient=Recipient(name="The Board of Trustees"),
         ),
@@ -248,6 +279,13 @@ def sample_meeting_agenda() -> MeetingAgendaFacts:
                 case_number="MS4-2026-0001",
                 notice_number="NOV-2026-0001",
                 premises_address="12 Sample Lane",
+            ),
+            AgendaItem(
+                number=2,
+                appeal_number="Appeal 2",
+                appellant="Sam Sample",
+                case_number="MS4-2026-0002",
+                notice_number="NOV-2026-0002",
             ),
         ),
     )
@@ -271,33 +309,24 @@ def agenda_items(meeting) -> tuple[AgendaItem, ...]:
     )
 
 
-def agenda_case(meeting):
-    """The case the agenda is filed on: that of the meeting's first hearing (an
-    issued document belongs to a case)."""
-    first = meeting.hearings().first()
-    if first is None:
-        raise FactsInvalid(
-            DocumentKind.MEETING_AGENDA, ["no hearing is scheduled at this meeting"]
-        )
-    return first.notice.case
-
-
 @register(
     DocumentKind.MEETING_AGENDA,
     facts=MeetingAgendaFacts,
     source="enforcement.boardmeeting",
     sample=sample_meeting_agenda,
-    case_of=agenda_case,
+    # A document of the Board's meeting, filed on no case (it names them all).
+    case_of=lambda meeting: None,
+    party_of=lambda meeting: None,
 )
 def meeting_agenda_contract(meeting) -> MeetingAgendaFacts:
-    case = agenda_case(meeting)
+    """The agenda of `meeting`: every appeal heard at it (withdrawn ones left
+    out), signed once by the Village Clerk for the Board."""
     return MeetingAgendaFacts(
-        case_number=case.number,
         document_number=agenda_number(meeting),
         issued_on=_today(),
         recipient=Recipient(name="The Board of Trustees"),
         contact=Contact(name="Village Clerk", phone=settings.VILLAGE["phone"]),
-        signatory=Signatory(name="Village Clerk", title=CLERK_TITLE),
+        signatory=Signatory(name="Village Clerk", title=AGENDA_SIGNATORY_TITLE),
         meeting_on=meeting.date,
         meeting_time=clock(meeting.time),
         meeting_place=meeting.place,

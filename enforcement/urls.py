@@ -39,6 +39,11 @@ urlpatterns = [
     path("appeals/<int:pk>/", appeals.appeal_detail, name="appeal_detail"),
     path("appeals/<int:pk>/packet.pdf", appeals.appeal_packet, name="appeal_packet"),
     path(
+        "appeals/<int:pk>/hearing-notice-status.json",
+        appeals.hearing_notice_status,
+        name="hearing_notice_status",
+    ),
+    path(
         "appeals/<int:pk>/step/<slug:transition>/",
         appeals.appeal_step,
         name="appeal_step",

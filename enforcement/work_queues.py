@@ -118,8 +118,11 @@ def _hearing_action(appeal, held: bool, today: dt.date) -> Action:
             "Issue the notice of hearing", f"{url}#record-documents-{appeal.pk}"
         )
     if step == "reissue":
+        from .hearing_documents import hearing_move_words
+
+        was, now = hearing_move_words(appeal, appeal._latest_hearing_notice())
         return Action(
-            "Issue the corrected notice of hearing (the hearing was moved)",
+            f"Issue the corrected notice of hearing (moved from {was} to {now})",
             f"{url}#record-documents-{appeal.pk}",
         )
     if step == "rendering":

@@ -223,7 +223,9 @@ def document_actions(user, source, kinds=None) -> list[dict]:
 
 
 def _check_correction(old, *, kind, case, content_type, source):
-    if old.kind != kind or old.case_id != getattr(case, "pk", None):
+    # A document of no case may correct a version filed on a case: the Board
+    # meeting's agenda was filed on its first hearing's case before issue 26.
+    if old.kind != kind or (case is not None and old.case_id != case.pk):
         raise DocumentError("A correction must be of the same kind and case.")
     # The same record, or the record that corrects it (a superseding notice of
     # violation names the notice it supersedes in `supersedes_id`).

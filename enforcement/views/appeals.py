@@ -1,7 +1,7 @@
 """The clerk's appeal screens (clerk and SMO record; others 403)."""
 
 from django.contrib import messages
-from django.http import FileResponse, Http404, HttpResponse
+from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
@@ -26,6 +26,7 @@ from ..forms import (
     HearingServiceForm,
     MailingForm,
 )
+from ..hearing_documents import hearing_move_words
 from ..ical_feed import HEARINGS_FEED_ROLES, ical_events, to_ical
 from ..models import Appeal, AppealDocument, NoticeOfViolation
 from ..services import appeals as svc
@@ -154,6 +155,20 @@ def appeal_create(request):
     )
 
 
+@require_GET
+@role_required(*APPEAL_RECORDERS)
+def hearing_notice_status(request, pk):
+    """What the appeal's notice of hearing needs now (Appeal.hearing_notice_step),
+    as JSON for the appeal page's script (static/js/hearing-notice-status.js):
+    while it says "rendering" the page waits; then it reloads to offer the
+    sending (R-APL-2). Not cached: it changes when the worker finishes."""
+    appeal = get_object_or_404(Appeal, pk=pk)
+    step = appeal.hearing_notice_step()
+    response = JsonResponse({"step": step, "rendering": step == "rendering"})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 @role_required(*APPEAL_RECORDERS)
 def appeal_detail(request, pk):
     return _render_detail(request, pk)
@@ -198,6 +213,7 @@ def _render_detail(request, pk, *, bound=None, status=200):
                     prefix="hearing_delivery", initial={"service": s.pk}
                 )
 
+    out_of_date = appeal.hearing_notice() if notice_step == "reissue" else None
     return render(
         request,
         "enforcement/appeal_detail.html",
@@ -220,9 +236,12 @@ def _render_detail(request, pk, *, bound=None, status=200):
             # What the notice of hearing still needs (Appeal.hearing_notice_step).
             "hearing_notice_to_issue": notice_step == "issue",
             "hearing_notice_unsent": notice_step == "send",
-            # The notice of hearing that gives the hearing as it was before a move.
-            "out_of_date_notice": (
-                appeal.hearing_notice() if notice_step == "reissue" else None
+            "hearing_notice_rendering": notice_step == "rendering",
+            # The notice of hearing that gives the hearing as it was before a move,
+            # and (what it gives, the hearing now) in words.
+            "out_of_date_notice": out_of_date,
+            "hearing_move": (
+                hearing_move_words(appeal, out_of_date) if out_of_date else None
             ),
             "mail_delivery_form": record_form(
                 "mail_delivery", appeal.awaits_delivery_outcome()
@@ -245,9 +264,10 @@ def _scheduled(appeal, user, d):
     if scheduled.meeting_id:
         words += f" At the Board meeting: {scheduled.hearing_location}."
     if scheduled.hearing_notice_is_out_of_date():
+        was, now = hearing_move_words(scheduled, scheduled.hearing_notice())
         words += (
-            " The notice of hearing already issued gives the earlier date: issue the "
-            "corrected notice under Documents and send it to the appellant."
+            f" The notice of hearing already issued gives {was}, not {now}: issue "
+            "the corrected notice under Documents and send it to the appellant."
         )
     return scheduled, f"{words} {warning}" if warning else words
 

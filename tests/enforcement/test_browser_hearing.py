@@ -324,13 +324,16 @@ def test_the_clerk_moves_a_hearing_and_sends_the_corrected_notice(
     step.get_by_role("button", name="Schedule the hearing").click()
     text = page.content()
     assert "Hearing scheduled for" in text
-    assert "The notice of hearing already issued gives the earlier date" in text
+    was, now = (
+        f"{day:%a, %b} {day.day}, {day:%Y}, 7:00 PM" for day in (first.date, later.date)
+    )
+    assert f"The notice of hearing already issued gives {was}, not {now}" in text
     assert page.get_by_test_id("hearing-notice-out-of-date").is_visible()
     assert Appeal.objects.get(pk=appeal.pk).meeting_id == later.pk
 
     # Home: the moved hearing asks for the corrected notice.
     corrected = (
-        f"Issue the corrected notice of hearing (the hearing was moved): "
+        f"Issue the corrected notice of hearing (moved from {was} to {now}): "
         f"appeal {appeal.pk}"
     )
     queue_link(home(page).get_by_test_id("queue-hearings"), corrected).click()
@@ -356,3 +359,51 @@ def test_the_clerk_moves_a_hearing_and_sends_the_corrected_notice(
     sent.get_by_role("button", name="Record the sending").click()
     assert "Sending of the notice of hearing recorded" in page.content()
     assert "notice of hearing: appeal" not in home(page).inner_text()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_corrected_notice_of_hearing_offers_its_sending_once_rendered(
+    browser_page, smo_user, clerk_user
+):
+    """Issue 26 (R-APL-2): the hearing moved after its notice was sent; the
+    appeal page names both dates, the clerk issues the corrected notice, the
+    page says it is being prepared, and once the worker has rendered it the
+    page shows "Record the sending" by itself (its script polls the status)."""
+    today = timezone.localdate()
+    _, appeal = appeal_filed_today(smo_user, clerk_user)
+    first_day, later_day = today + dt.timedelta(days=7), today + dt.timedelta(days=14)
+    appeal, _ = appeal_svc.appeal_schedule_hearing(
+        appeal=appeal,
+        actor=clerk_user,
+        hearing_at=timezone.make_aware(dt.datetime.combine(first_day, dt.time(19))),
+        location="Village Hall",
+    )
+    issued_notice_of_hearing(appeal, clerk_user)
+    hearing_notice_sent(appeal, clerk_user, today)
+    appeal_svc.appeal_schedule_hearing(
+        appeal=Appeal.objects.get(pk=appeal.pk),
+        actor=clerk_user,
+        hearing_at=timezone.make_aware(dt.datetime.combine(later_day, dt.time(19))),
+        location="Village Hall",
+    )
+
+    page = browser_page
+    browser_sign_in(page, "clerk")
+    page.goto(appeal.get_absolute_url())
+    warning = page.get_by_test_id("hearing-notice-out-of-date").inner_text()
+    for day in (first_day, later_day):
+        assert f"{day:%a, %b} {day.day}, {day:%Y}, 7:00 PM" in warning, warning
+    documents_row(page, "Notice of hearing on appeal").get_by_role(
+        "button", name="Issue a correction (new version)"
+    ).click()
+    page.wait_for_url(re.compile(rf"/appeals/{appeal.pk}/"))
+    rendering = page.get_by_test_id("hearing-notice-rendering")
+    assert "The notice of hearing is being prepared." in rendering.inner_text()
+    assert page.get_by_role("button", name="Record the sending").count() == 0
+
+    render_pending()  # the document worker
+    # No reload by the test: the page's script sees the PDF ready and reloads.
+    page.get_by_role("button", name="Record the sending").wait_for(timeout=15000)
+    assert page.get_by_test_id("hearing-notice-rendering").count() == 0
+    assert page.get_by_test_id("hearing-notice-to-send").count() == 1

@@ -181,3 +181,59 @@ def test_the_notice_of_hearing_page_links_back_to_its_appeal_and_case(
     assert f'<a href="{appeal_url}">Appeal {scheduled_appeal.pk}</a>' in body
     case = scheduled_appeal.case
     assert f'<a href="{case.get_absolute_url()}">Case {case.number}</a>' in body
+
+
+def test_after_a_corrected_notice_the_page_waits_for_its_pdf_then_offers_the_sending(
+    scheduled_appeal, clerk_user, client_as
+):
+    """R-APL-2: issuing the corrected notice of a moved hearing leaves its PDF to
+    the worker; meanwhile the appeal page says it is being prepared (with the
+    status the script polls), then offers "Record the sending" once it is ready."""
+    from enforcement.services.appeals import appeal_schedule_hearing
+
+    from .conftest import aware
+
+    _issued_notice_of_hearing(scheduled_appeal, clerk_user)
+    with village_day(dt.date(2026, 3, 12)):
+        moved, _ = appeal_schedule_hearing(
+            appeal=scheduled_appeal,
+            actor=clerk_user,
+            hearing_at=aware(2026, 3, 31),
+            location="Village Hall",
+        )
+    client = client_as("clerk")
+    url = moved.get_absolute_url()
+    status_url = reverse("enforcement:hearing_notice_status", args=[moved.pk])
+    issue = reverse(
+        "enforcement:document_issue",
+        args=["appeal", moved.pk, DocumentKind.HEARING_NOTICE],
+    )
+    with village_day(dt.date(2026, 3, 12)):
+        assert client.post(issue).status_code == 302  # the worker has not run
+    corrected = IssuedDocument.objects.get(kind=DocumentKind.HEARING_NOTICE, version=2)
+    assert corrected.status == IssuedDocument.Status.RENDERING
+    page = client.get(url).content.decode()
+    assert "The notice of hearing is being prepared." in page
+    assert f'data-hearing-notice-status="{status_url}"' in page
+    assert 'data-rendering="true"' in page
+    assert "js/hearing-notice-status.js" in page
+    assert "Record the sending" not in page
+    assert "hearing-notice-out-of-date" not in page
+    status = client.get(status_url)
+    assert "no-store" in status["Cache-Control"]
+    assert status.json() == {"step": "rendering", "rendering": True}
+
+    document_render(document_id=corrected.pk)  # what the worker does
+    assert client.get(status_url).json() == {"step": "send", "rendering": False}
+    page = client.get(url).content.decode()
+    assert "Record the sending" in page
+    assert "being prepared" not in page
+    assert "hearing-notice-status.js" not in page
+    assert client_as("smo").get(status_url).status_code == 200
+
+
+def test_the_status_of_the_notice_of_hearing_is_for_staff_only(
+    scheduled_appeal, client
+):
+    url = reverse("enforcement:hearing_notice_status", args=[scheduled_appeal.pk])
+    assert client.get(url).status_code in (302, 403)

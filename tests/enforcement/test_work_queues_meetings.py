@@ -127,12 +127,14 @@ def test_a_hearing_moved_after_its_notice_was_sent_asks_for_a_corrected_notice(
     section = _hearings(clerk_client)
     assert (
         f'href="{url}#record-documents-{pk}">Issue the corrected notice of hearing '
-        f"(the hearing was moved): appeal {pk}<"
+        "(moved from Tue, Mar 24, 2026, 7:00 PM to Tue, Mar 31, 2026, 7:00 PM): "
+        f"appeal {pk}<"
     ) in section
     page = visible_text(clerk_client.get(url))
     assert (
         f"The hearing was moved after the notice of hearing {first.document_number} "
-        "(version 1) was issued: it gives the earlier date." in page
+        "(version 1) was issued: it gives Tue, Mar 24, 2026, 7:00 PM; the hearing "
+        "is now Tue, Mar 31, 2026, 7:00 PM." in page
     )
     with pytest.raises(Refused, match="before it was moved"):
         hearing_notice_sent(moved, clerk_user, TODAY)
@@ -142,3 +144,29 @@ def test_a_hearing_moved_after_its_notice_was_sent_asks_for_a_corrected_notice(
     assert "Record the sending of the notice of hearing" in _hearings(clerk_client)
     hearing_notice_sent(scheduled_appeal, clerk_user, TODAY)
     assert "notice of hearing: appeal" not in _hearings(clerk_client)
+
+
+def test_a_hearing_moved_earlier_names_both_dates_not_the_earlier_one(
+    scheduled_appeal, clerk_user, clerk_client
+):
+    """R-APL-2: moved forward, to another time and place, the warning names the
+    day, time and place on the issued notice and those of the hearing now (it
+    used to say the notice gave "the earlier date", which was the later one)."""
+    pk, url = scheduled_appeal.pk, scheduled_appeal.get_absolute_url()
+    issued_notice_of_hearing(scheduled_appeal, clerk_user)
+    appeal_schedule_hearing(
+        appeal=Appeal.objects.get(pk=pk),
+        actor=clerk_user,
+        hearing_at=aware(2026, 3, 17, 18, 30),
+        location="Village Hall, Room 2",
+    )
+    page = visible_text(clerk_client.get(url))
+    assert "earlier date" not in page
+    assert (
+        "it gives Tue, Mar 24, 2026, 7:00 PM, Village Hall; the hearing is now "
+        "Tue, Mar 17, 2026, 6:30 PM, Village Hall, Room 2." in page
+    )
+    assert (
+        "(moved from Tue, Mar 24, 2026, 7:00 PM, Village Hall to "
+        "Tue, Mar 17, 2026, 6:30 PM, Village Hall, Room 2)"
+    ) in _hearings(clerk_client)
