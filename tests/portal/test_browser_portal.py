@@ -99,7 +99,7 @@ def test_the_respondent_opens_their_page_from_the_paper_with_the_keyboard(
     _tab_to(page, "el => el.tagName === 'SUMMARY'")
     page.keyboard.press("Enter")
     opened = page.locator("details[open]").first
-    assert " ".join(deadline.explanation.split())[:60] in " ".join(
+    assert " ".join(deadline.people_explanation.split())[:60] in " ".join(
         opened.inner_text().split()
     )
 
