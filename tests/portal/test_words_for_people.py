@@ -88,3 +88,27 @@ def test_a_notice_of_hearing_issued_again_is_listed_once_as_replaced(
     papers = text[text.index("Your papers") :]
     assert f"replaced by {again.title} {again.document_number}" in papers
     assert not RULE_ID.search(text) and not ISO_DATE.search(text)
+
+
+def test_the_reminder_e_mail_to_the_party_has_no_rule_id_or_iso_date(
+    owner_code, issued_notice, confirmed_case, owner
+):
+    from django.core import mail
+
+    from cases.deadlines.reminders import deliver_reminder
+    from cases.models import Reminder
+
+    first = (
+        issued_notice.deadlines().filter(responsible="discharger").order_by("due_date")
+    )[0]
+    reminder = Reminder.objects.create(
+        deadline=first, kind="due-today", recipient="pat@example.org"
+    )
+    with village_day(first.due_date):
+        assert deliver_reminder(reminder.pk) is True
+    (message,) = mail.outbox
+    for text in (message.subject, message.body):
+        assert not RULE_ID.search(text), RULE_ID.search(text)
+        assert not ISO_DATE.search(text), ISO_DATE.search(text)
+        assert "GCL" not in text
+    assert " ".join(first.people_explanation.split()) in " ".join(message.body.split())
