@@ -26,7 +26,8 @@ from django.db import models
 from django.utils import timezone
 
 from cases.citations import citation
-from cases.deadlines.services import compute_due, open_deadline_for
+from cases.deadlines.services import compute_due, office_calendar, open_deadline_for
+from cases.deadlines.words import legal_basis, people_explanation
 from cases.documents.contracts import (
     Contact,
     DocumentFacts,
@@ -41,7 +42,7 @@ from cases.documents.contracts import (
 )
 from cases.documents.registry import register
 from cases.documents.samples import SAMPLE_PREMISES, sample_common, sample_moment
-from cases.documents.selectors import appeal_deadline_for, latest_document
+from cases.documents.selectors import latest_document
 from cases.documents.services import document_issue
 from cases.models import IssuedDocument
 
@@ -284,6 +285,12 @@ class NoticeOfViolationFacts(DocumentFacts):
                 }
                 for r in sorted(self.requirements, key=lambda r: r.number)
             ],
+            # The quiet line under each date: the law in words (issue 26).
+            "basis": {
+                "appeal": legal_basis("R-APL-1"),
+                "remediation": legal_basis("R-NOV-2"),
+                "compliance": legal_basis("R-NOV-1"),
+            },
             "continued_from": self.continued_violation_from,
             "fine_citation": cite.get(self.fine.rule_id) if self.fine else None,
             "fine_tier": self.fine.offense_tier if self.fine else None,
@@ -673,13 +680,12 @@ def sample_notice_of_violation(**changes) -> NoticeOfViolationFacts:
             Requirement(number=5, particulars="Pay the fine to the Village Clerk."),
         ),
         "remediation_deadline": dt.date(2026, 3, 16),
-        "remediation_deadline_explanation": "14 calendar days after Monday "
-        "2026-03-02 is Monday 2026-03-16 (R-NOV-2).",
+        "remediation_deadline_explanation": "Counted 14 days from the notice "
+        "date, Monday, March 2, 2026; the last day is Monday, March 16, 2026.",
         "fine": Fine(amount=Decimal("250.00"), tier=1),
         "last_day_to_appeal": dt.date(2026, 3, 17),
-        "appeal_deadline_explanation": "15 days from Monday 2026-03-02 (R-APL-1, "
-        f"{citation('R-APL-1').section}): counted from the day after, last day "
-        "Tuesday 2026-03-17.",
+        "appeal_deadline_explanation": "Counted 15 days from the notice date, "
+        "Monday, March 2, 2026; the last day is Tuesday, March 17, 2026.",
         "appeal_filing_office": clerk_office(),
     }
     facts.update(changes)
@@ -846,38 +852,55 @@ def notice_contract(notice) -> NoticeOfViolationFacts:
     if issued:
         issued_on = notice.issued_on
         recipient = _recipient(notice.recipient_name, notice.recipient_address)
-        appeal = appeal_deadline_for(notice)
-        last_day, explanation = appeal if appeal else (None, "")
+        # The stored deadlines, explained in the person's words (issue 26):
+        # the stored explanation is the office's (rule ids, ISO dates).
+        calendar = office_calendar()
+        appeal = open_deadline_for(notice, "R-APL-1")
+        if appeal is None:  # complied/withdrawn later: the stored date, not open
+            appeal = notice.deadlines().filter(rule_id="R-APL-1").order_by("-id")
+            appeal = appeal.first()
+        last_day, explanation = None, ""
+        if appeal is not None:
+            last_day = appeal.due_date
+            explanation = appeal.explained_to_people(calendar)
         remediation = _stored(notice, "R-NOV-2")
         remediation_deadline = remediation.due_date if remediation else None
-        remediation_explanation = remediation.explanation if remediation else ""
+        remediation_explanation = (
+            remediation.explained_to_people(calendar) if remediation else ""
+        )
         dates = {}
         for r in requirements:
             if r.compliance_days:
                 stored = _stored(notice, "R-NOV-1", r.kind)
                 if stored is not None:
-                    dates[r.kind] = (stored.due_date, stored.explanation)
-        if appeal is None:  # complied/withdrawn later: the stored date, not open
-            stored = notice.deadlines().filter(rule_id="R-APL-1").order_by("-id")
-            if stored.exists():
-                last_day, explanation = stored[0].due_date, stored[0].explanation
+                    dates[r.kind] = (
+                        stored.due_date,
+                        stored.explained_to_people(calendar),
+                    )
         tier = notice.fine_tier
         signatory = _smo(notice.issued_by)
     else:
         issued_on = _today()
         recipient = _recipient(notice.recipient.name, notice.recipient.mailing_address)
-        computed = compute_due("R-APL-1", issued_on)
-        last_day, explanation = computed.due, computed.explanation
+        calendar = office_calendar()
+
+        def dated(rule_id, **params):
+            computed = compute_due(rule_id, issued_on, calendar=calendar, **params)
+            words = people_explanation(
+                rule_id, issued_on, computed.due, calendar=calendar, params=params
+            )
+            return computed.due, words
+
+        last_day, explanation = dated("R-APL-1")
         remediation_deadline, remediation_explanation = None, ""
         if notice.remediation_days:
-            computed = compute_due("R-NOV-2", issued_on, days=notice.remediation_days)
-            remediation_deadline = computed.due
-            remediation_explanation = computed.explanation
+            remediation_deadline, remediation_explanation = dated(
+                "R-NOV-2", days=notice.remediation_days
+            )
         dates = {}
         for r in requirements:
             if r.compliance_days:
-                computed = compute_due("R-NOV-1", issued_on, days=r.compliance_days)
-                dates[r.kind] = (computed.due, computed.explanation)
+                dates[r.kind] = dated("R-NOV-1", days=r.compliance_days)
         tier = None
         if RequirementKind.FINE in kinds:
             tier = tier_for_party(

@@ -236,7 +236,14 @@ def _reminder_text(reminder: Reminder, deadline: Deadline, when: str):
     """(subject, body) of one reminder."""
     staff = reminder.recipient_user_id is not None
     case = f" ({deadline.case.number})" if deadline.case_id else ""
-    subject = f"{when}: {deadline.label}{case}, {deadline.due_date:%A %Y-%m-%d}"
+    # The person a notice binds reads the date written out, no ISO date (issue 26).
+    due = (
+        f"{deadline.due_date:%A %Y-%m-%d}"
+        if staff
+        else f"{deadline.due_date:%A, %B} {deadline.due_date.day}, "
+        f"{deadline.due_date:%Y}"
+    )
+    subject = f"{when}: {deadline.label}{case}, {due}"
     body = render_to_string(
         "deadlines/email/reminder_staff.txt"
         if staff

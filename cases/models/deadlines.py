@@ -168,6 +168,31 @@ class Deadline(models.Model):
         """Done, but after the due date."""
         return self.status == self.Status.MISSED
 
+    def explained_to_people(self, calendar=None) -> str:
+        """How the date was counted, in words a resident reads (no rule id, no
+        ISO date): cases.deadlines.words. `explanation` stays the office's."""
+        from ..deadlines.services import office_calendar
+        from ..deadlines.words import people_explanation
+
+        return people_explanation(
+            self.rule_id,
+            self.event_date,
+            self.due_date,
+            calendar=calendar if calendar is not None else office_calendar(),
+            params=self.params,
+        )
+
+    @property
+    def people_explanation(self) -> str:
+        return self.explained_to_people()
+
+    @property
+    def legal_basis(self) -> str:
+        """The Village Code and General Construction Law sections, in words."""
+        from ..deadlines.words import legal_basis
+
+        return legal_basis(self.rule_id)
+
     def has_passed(self, on=None) -> bool:
         """The due date is behind `on` (default today), whatever the status:
         the engine's definition (cases.deadlines.engine.due_window)."""

@@ -101,7 +101,7 @@ class SentFromThePage(models.Model):
 
 
 class ContactChangeStatus(models.TextChoices):
-    PENDING = "pending", "Waiting for the SMO"
+    PENDING = "pending", "Waiting for the Stormwater Management Officer's review"
     CONFIRMED = "confirmed", "Confirmed: the address of record is changed"
     DECLINED = "declined", "Declined"
 
@@ -137,7 +137,7 @@ class ContactChangeRequest(SentFromThePage):
 
 
 class CorrectionStatus(models.TextChoices):
-    PENDING = "pending", "Waiting for the SMO's review"
+    PENDING = "pending", "Waiting for the Stormwater Management Officer's review"
     ACCEPTED = "accepted", "Accepted"
     REJECTED = "rejected", "Not accepted"
 

@@ -48,7 +48,17 @@ def documents_for(access) -> list[IssuedDocument]:
         readers = {p.pk for p in (party, *copies) if p is not None}
         if access.party_id in readers:
             out.append(doc)
+    # Each paper once: a version that a newer one replaced (a corrected notice,
+    # a notice of hearing issued again) says which one replaced it.
+    newer = {d.supersedes_id: d for d in out if d.supersedes_id}
+    for doc in out:
+        doc.replaced_by = newer.get(doc.pk)
     return out
+
+
+def _current(docs):
+    """The papers no newer version replaced (the one link a card shows)."""
+    return [d for d in docs if getattr(d, "replaced_by", None) is None]
 
 
 def document_for(access, pk: int) -> IssuedDocument | None:
@@ -85,11 +95,11 @@ def notices_for(access) -> list[NoticeView]:
         row = NoticeView(notice=notice)
         row.corrections = [c for c in sent if c.notice_id == notice.pk]
         row.may_send_proof = notice.status in CORRECTABLE
-        row.documents = [
+        row.documents = _current(
             d
             for d in docs
             if d.content_type.model == "noticeofviolation" and d.object_id == notice.pk
-        ]
+        )
         row.deadlines = list(_concerning_the_party(notice.deadlines()))
         row.appeal = (
             notice.appeals.filter(appellant=access.party)
@@ -97,11 +107,11 @@ def notices_for(access) -> list[NoticeView]:
             .first()
         )
         if row.appeal is not None:
-            row.appeal_documents = [
+            row.appeal_documents = _current(
                 d
                 for d in docs
                 if d.content_type.model == "appeal" and d.object_id == row.appeal.pk
-            ]
+            )
         row.may_appeal = notice.can_be_appealed()
         if row.may_appeal:
             from enforcement.services.appeals import appeal_due_date

@@ -99,7 +99,7 @@ def test_the_right_code_opens_the_owners_page_with_their_dates(
     assert f"Notice of violation NOV-{issued_notice.pk}" in text
     for deadline in issued_notice.deadlines().filter(responsible="discharger"):
         assert deadline.label in text
-        assert " ".join(deadline.explanation.split()) in text
+        assert " ".join(deadline.people_explanation.split()) in text
     event = CaseEvent.objects.filter(case=confirmed_case, kind="portal").last()
     assert "opened the respondent's page" in event.summary
     assert "198.51.100.7" in event.summary

@@ -99,7 +99,7 @@ def test_the_respondent_opens_their_page_from_the_paper_with_the_keyboard(
     _tab_to(page, "el => el.tagName === 'SUMMARY'")
     page.keyboard.press("Enter")
     opened = page.locator("details[open]").first
-    assert " ".join(deadline.explanation.split())[:60] in " ".join(
+    assert " ".join(deadline.people_explanation.split())[:60] in " ".join(
         opened.inner_text().split()
     )
 
@@ -139,7 +139,10 @@ def test_the_respondent_sends_proof_and_appeals_and_the_office_sees_both(
     page.get_by_role("button", name="Send the proof").click()
     main = page.get_by_role("main")
     assert "your proof is sent" in main.inner_text()
-    assert "with 1 file: Waiting for the SMO's review" in main.inner_text()
+    assert (
+        "with 1 file: Waiting for the Stormwater Management Officer's review"
+        in main.inner_text()
+    )
 
     page.get_by_role("link", name="Appeal to the Board of Trustees").click()
     _no_axe_violations(page, "the appeal form")

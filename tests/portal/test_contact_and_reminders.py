@@ -47,7 +47,9 @@ def test_new_details_wait_for_the_smo_and_then_become_the_address_of_record(
         follow=True,
     )
     assert "your new details are sent" in visible_text(page)
-    assert "Waiting for the SMO" in visible_text(page)
+    assert "Waiting for the Stormwater Management Officer's review" in visible_text(
+        page
+    )
     assert Party.objects.get(pk=owner.pk).mailing_address.startswith("12 Shore Road")
     event = CaseEvent.objects.filter(case=confirmed_case, kind="portal").last()
     assert "asked to change their contact details" in event.summary

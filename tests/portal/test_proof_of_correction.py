@@ -71,7 +71,7 @@ def test_the_respondent_sends_a_photo_which_arrives_without_its_metadata(
     page = send_proof(client, issued_notice, files=[photo_with_exif()])
     text = visible_text(page)
     assert "your proof is sent to the Stormwater Management Officer" in text
-    assert "with 1 file: Waiting for the SMO's review" in text
+    assert "with 1 file: Waiting for the Stormwater Management Officer's review" in text
 
     submission = CorrectionSubmission.objects.get()
     assert submission.statement == STATEMENT

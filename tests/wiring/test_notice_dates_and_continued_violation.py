@@ -90,17 +90,17 @@ def test_the_notice_prints_a_compliance_date_and_its_explanation_per_requirement
     eliminate = open_deadline_for(full_notice, "R-NOV-1", RequirementKind.ELIMINATION)
     assert eliminate.due_date == dt.date(2026, 3, 23)
     assert "Comply with this requirement by Monday, March 23, 2026." in text
-    assert squash(eliminate.explanation) in text
+    assert squash(eliminate.people_explanation) in text
     # (4) 45 days: 28 days to Tue 03-31, 17 more to Fri 04-17.
     monitor = open_deadline_for(full_notice, "R-NOV-1", RequirementKind.MONITORING)
     assert monitor.due_date == dt.date(2026, 4, 17)
     assert "Comply with this requirement by Friday, April 17, 2026." in text
-    assert squash(monitor.explanation) in text
+    assert squash(monitor.people_explanation) in text
     # (3) the remediation deadline and how it was counted (R-NOV-2).
     remediation = open_deadline_for(full_notice, "R-NOV-2")
     assert remediation.due_date == REMEDIATION_DUE
     assert "must be completed by Friday, March 13, 2026" in text
-    assert squash(remediation.explanation) in text
+    assert squash(remediation.people_explanation) in text
     # (2) cease and desist: from the date of the notice.
     assert (
         "This order takes effect on the date of this notice, Tuesday, March 3, 2026."
@@ -156,7 +156,9 @@ def test_a_draft_preview_prints_the_dates_an_issue_today_would_set(
     )
     (requirement,) = notice_contract(notice).requirements
     assert requirement.comply_by is not None
-    assert "R-NOV-1" in requirement.comply_by_explanation
+    # In the person's words (issue 26): no rule id.
+    assert "Counted 30 days from the notice date" in requirement.comply_by_explanation
+    assert "R-NOV-1" not in requirement.comply_by_explanation
 
 
 # --- the form and its validation ---------------------------------------------
@@ -197,7 +199,7 @@ def test_the_notice_form_records_days_for_a_requirement_and_issue_prints_them(
     assert (stored.event_date + dt.timedelta(days=20)) <= due  # rolled at most
     text = notice_text(notice)
     assert f"Comply with this requirement by {due:%A, %B} {due.day}, {due:%Y}." in text
-    assert squash(stored.explanation) in text
+    assert squash(stored.people_explanation) in text
     # The notice's page names the days and the stored date with its working.
     detail = client.get(reverse("enforcement:notice_detail", args=[notice.pk]))
     html = detail.content.decode()
