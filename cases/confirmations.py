@@ -170,3 +170,120 @@ def _case_close(case) -> str:
 @builder("spill_close")
 def _spill_close(spill) -> str:
     return "Closing the spill record ends it; it can no longer be changed."
+
+
+@builder("inspection_finalize")
+def _inspection_finalize(inspection) -> str:
+    return (
+        "Finalizing locks the inspection record: the visit, the access outcome "
+        "and the photos become the official record, and can afterwards only be "
+        "corrected beside it, with the reason (the original is kept)."
+    )
+
+
+@builder("warrant_start")
+def _warrant_start(inspection) -> str:
+    return (
+        "Starting a search-warrant application records, in the inspection's "
+        "history, that the office is seeking a warrant to enter these premises; "
+        "the application is then written, filed with the court and its outcome "
+        "recorded."
+    )
+
+
+@builder("alternative_recommend")
+def _alternative_recommend(alternative) -> str:
+    return (
+        "Recommending is the Municipal Attorney's sign-off on the alternative "
+        "remedy in lieu of a civil penalty, on the criteria as they stand now "
+        "(kept with the recommendation); it goes to the Building Inspector for "
+        "concurrence."
+    )
+
+
+@builder("alternative_concur")
+def _alternative_concur(alternative) -> str:
+    return (
+        "Concurring is the Building Inspector's sign-off: the alternative remedy "
+        "takes the place of a civil penalty, and the work it lists must be "
+        "completed before it is recorded complete."
+    )
+
+
+def _decision_due_words(appeal) -> str:
+    from .deadlines.services import open_deadline_for
+
+    due = open_deadline_for(appeal, "R-APL-3")
+    if due is None and getattr(appeal, "decided_on", None):
+        return human_date(_due("R-APL-3", appeal.decided_on))
+    return human_date(due.due_date) if due is not None else ""
+
+
+@builder("appeal_filing")
+def _appeal_filing(appeal) -> str:
+    words = [
+        "Recording the filing says, for the record, that the Board's decision "
+        "was filed in the office of the municipal clerk on the date given; it "
+        "cannot be undone from this page."
+    ]
+    due = _decision_due_words(appeal)
+    if due:
+        words.append(f"The filing is due by {due}.")
+    return " ".join(words)
+
+
+@builder("appeal_mailing")
+def _appeal_mailing(appeal) -> str:
+    words = [
+        "Recording the mailing says, for the record, that a copy of the Board's "
+        "decision was mailed by certified mail with the article number given; "
+        "its delivery or return is then recorded from the post office's receipt."
+    ]
+    due = _decision_due_words(appeal)
+    if due:
+        words.append(f"The mailing is due by {due}.")
+    return " ".join(words)
+
+
+@builder("hearing_notice_issue")
+def _hearing_notice_issue(appeal) -> str:
+    words = [
+        "Issuing makes the notice of hearing the official notice of the "
+        "hearing's date, time and place; it must then be sent to the appellant."
+    ]
+    if getattr(appeal, "filed_on", None):
+        words.append(
+            "The Board must hear the appeal by "
+            f"{human_date(_due('R-APL-2', appeal.filed_on))}."
+        )
+    return " ".join(words)
+
+
+@builder("appeal_decision_issue")
+def _appeal_decision_issue(appeal) -> str:
+    words = ["Issuing makes the Board's written decision the official record."]
+    due = _decision_due_words(appeal)
+    if due:
+        words.append(
+            "It must be filed with the municipal clerk and mailed by certified "
+            f"mail to the discharger by {due}."
+        )
+    return " ".join(words)
+
+
+@builder("agenda_issue")
+def _agenda_issue(meeting) -> str:
+    return (
+        "Issuing makes the agenda the official agenda of the Board's meeting of "
+        f"{human_date(meeting.date)}, with the hearings scheduled for it now; a "
+        "change afterwards needs a corrected agenda."
+    )
+
+
+@builder("invoice_issue")
+def _invoice_issue(remedy) -> str:
+    return (
+        "Issuing the invoice numbers it, totals the costs recorded now and dates "
+        "it today: the amount is charged to the discharger, and each payment "
+        "received is then recorded against it."
+    )

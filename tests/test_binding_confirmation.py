@@ -4,17 +4,36 @@ close) asks for a ticked "I confirm: …" box saying what it does and starts, wi
 the dates from the deadline engine; a POST without it does nothing, says why and
 keeps the user's input; done, the message says what happened in words."""
 
+import contextlib
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
 from cases.confirmations import BUILDERS, confirm_text
 from cases.deadlines.services import compute_due
+from cases.documents.contracts import DocumentKind
 from cases.humanize import human_date
-from cases.models import Case, CaseStatus
+from cases.models import Case, CaseStatus, IssuedDocument, Premises
 from cases.workflow import transitions_of
-from enforcement.models import Appeal, NoticeOfViolation
+from enforcement.models import (
+    AlternativeKind,
+    AlternativeRemedy,
+    Appeal,
+    CorrectiveAction,
+    NoticeOfViolation,
+    NuisanceAbatement,
+)
 from enforcement.models.notices import NoticeStatus
+from enforcement.services import appeals as appeal_svc
+from enforcement.services import notices as notice_svc
+from enforcement.services import remedies as remedy_svc
+from inspections import services as insp_svc
+from inspections.models import Inspection, WarrantApplication
 from tests.cases.factories import CaseFactory
 from tests.enforcement.conftest import (  # noqa: F401 (fixtures)
     agent,
@@ -24,7 +43,9 @@ from tests.enforcement.conftest import (  # noqa: F401 (fixtures)
     issued_notice,
     owner,
     scheduled_appeal,
+    village_day,
 )
+from tests.inspections.conftest import record as record_visit
 from tests.steps import confirmed
 
 pytestmark = pytest.mark.django_db
@@ -36,6 +57,12 @@ BINDING = {
     (Case, "close_unfounded"),
     (Case, "close_exempt"),
     (Case, "resolve"),
+    # issue 26
+    (Inspection, "finalize"),  # R-ACC-1
+    (AlternativeRemedy, "recommend"),  # R-ALT-1, the Municipal Attorney
+    (AlternativeRemedy, "concur"),  # R-ALT-1, the Building Inspector
+    (CorrectiveAction, "invoice"),  # R-COR-2
+    (NuisanceAbatement, "invoice"),  # R-NUI-1
 }
 
 
@@ -180,3 +207,350 @@ def test_the_draft_preview_page_says_draft(client_as):
         .content.decode()
     )
     assert "DRAFT — a preview, not issued" in html
+
+
+# --- issue 26: every binding act asks, whether a step or a record ----------------
+
+
+def _decided(appeal, clerk):
+    return appeal_svc.appeal_decide(
+        appeal=appeal,
+        actor=clerk,
+        decision="upheld",
+        decided_on=dt.date(2026, 3, 24),
+        resolution="Upheld.",
+    )
+
+
+def _issue(source, record, kind):
+    return reverse("enforcement:document_issue", args=[source, record.pk, kind])
+
+
+def _refused_inspection(smo):
+    inspection = insp_svc.inspection_schedule(
+        actor=smo,
+        kind="follow_up",
+        premises=Premises.objects.create(
+            address="2 Shore Road", land_use="residential"
+        ),
+        officer=smo,
+        scheduled_for=timezone.now() - dt.timedelta(hours=3),
+    )
+    return record_visit(inspection, smo, "refused", "Refused at the gate")
+
+
+def _recorded_inspection(smo):
+    inspection = insp_svc.inspection_schedule(
+        actor=smo,
+        kind="follow_up",
+        premises=Premises.objects.create(
+            address="2 Shore Road", land_use="residential"
+        ),
+        officer=smo,
+        scheduled_for=timezone.now() - dt.timedelta(hours=3),
+    )
+    return record_visit(inspection, smo, "granted", "Walked the yard")
+
+
+def _proposal(smo, notice):
+    return remedy_svc.alternative_propose(
+        case=notice.case,
+        actor=smo,
+        party=notice.recipient,
+        violation_date=dt.date(2026, 3, 1),
+        unintentional=True,
+        minimal_damage=True,
+        acted_quickly=True,
+        cooperated=True,
+        findings="First time; cleaned at once.",
+        kinds=[(AlternativeKind.WORKSHOP, "May workshop")],
+    )
+
+
+def _work_done(notice, smo):
+    notice = notice_svc.notice_record_noncompliance(notice=notice, actor=smo)
+    action = remedy_svc.corrective_request_access(
+        notice=notice, actor=smo, request_letter_on=dt.date(2026, 3, 20)
+    )
+    action = remedy_svc.remedy_step(
+        obj=action,
+        transition="record_access_granted",
+        actor=smo,
+        response_on=dt.date(2026, 3, 25),
+    )
+    action = remedy_svc.remedy_step(
+        obj=action,
+        transition="record_work",
+        actor=smo,
+        performed_by="contractor",
+        performer_name="ACME",
+        work_description="Basin cleaned",
+        work_completed_on=dt.date(2026, 4, 8),
+    )
+    remedy_svc.cost_item_add(
+        remedy=action,
+        actor=smo,
+        description="Vacuum truck",
+        amount=Decimal("400"),
+        incurred_on=dt.date(2026, 4, 8),
+    )
+    return action
+
+
+def _act_finalize(f):
+    i = _recorded_inspection(f.smo_user)
+    step = reverse("inspections:inspection_step", args=[i.pk, "finalize"])
+    return Act(
+        "smo",
+        i.get_absolute_url(),
+        step,
+        "finalize",
+        {"expected_status": i.status},
+        "Finalizing locks the inspection record",
+        lambda: Inspection.objects.get(pk=i.pk).status == "finalized",
+    )
+
+
+def _act_warrant(f):
+    i = _refused_inspection(f.smo_user)
+    url = reverse("inspections:inspection_action", args=[i.pk, "warrant"])
+    return Act(
+        "smo",
+        i.get_absolute_url(),
+        url,
+        "warrant",
+        {},
+        "Starting a search-warrant application records",
+        lambda: WarrantApplication.objects.filter(inspection=i).exists(),
+    )
+
+
+def _act_recommend(f):
+    p = _proposal(f.smo_user, f.issued_notice)
+    page = reverse("enforcement:remedy_detail", args=["alternative", p.pk])
+    step = reverse("enforcement:remedy_step", args=["alternative", p.pk, "recommend"])
+    return Act(
+        "attorney",
+        page,
+        step,
+        "recommend",
+        {"expected_status": p.status, "recommend-recommendation_note": "Agreed, kept."},
+        "Recommending is the Municipal Attorney",
+        lambda: AlternativeRemedy.objects.get(pk=p.pk).status == "recommended",
+    )
+
+
+def _act_concur(f):
+    p = _proposal(f.smo_user, f.issued_notice)
+    p = remedy_svc.remedy_step(obj=p, transition="recommend", actor=f.attorney_user)
+    page = reverse("enforcement:remedy_detail", args=["alternative", p.pk])
+    step = reverse("enforcement:remedy_step", args=["alternative", p.pk, "concur"])
+    return Act(
+        "inspector",
+        page,
+        step,
+        "concur",
+        {"expected_status": p.status, "concur-concurrence_note": "Concur, kept."},
+        "Concurring is the Building Inspector",
+        lambda: AlternativeRemedy.objects.get(pk=p.pk).status == "concurred",
+    )
+
+
+def _act_invoice_step(f):
+    a = _work_done(f.issued_notice, f.smo_user)
+    page = reverse("enforcement:remedy_detail", args=["corrective", a.pk])
+    step = reverse("enforcement:remedy_step", args=["corrective", a.pk, "invoice"])
+    return Act(
+        "smo",
+        page,
+        step,
+        "invoice",
+        {"expected_status": a.status},
+        "Issuing the invoice numbers it",
+        lambda: CorrectiveAction.objects.get(pk=a.pk).invoice_amount is not None,
+    )
+
+
+def _act_invoice_document(f):
+    a = _work_done(f.issued_notice, f.smo_user)
+    kind = DocumentKind.CORRECTIVE_INVOICE
+    return Act(
+        "smo",
+        reverse("enforcement:remedy_detail", args=["corrective", a.pk]),
+        _issue("corrective", a, kind),
+        kind,
+        {},
+        "Issuing the invoice numbers it",
+        lambda: CorrectiveAction.objects.get(pk=a.pk).invoice_amount is not None,
+    )
+
+
+def _act_hearing_notice(f):
+    a = f.scheduled_appeal
+    kind = DocumentKind.HEARING_NOTICE
+    return Act(
+        "clerk",
+        a.get_absolute_url(),
+        _issue("appeal", a, kind),
+        kind,
+        {},
+        "Issuing makes the notice of hearing the official notice",
+        lambda: IssuedDocument.objects.filter(kind=kind).exists(),
+        day=dt.date(2026, 3, 11),  # the fixtures' day, before the hearing
+    )
+
+
+def _act_decision_document(f):
+    a = _decided(f.scheduled_appeal, f.clerk_user)
+    kind = DocumentKind.APPEAL_DECISION
+    return Act(
+        "clerk",
+        a.get_absolute_url(),
+        _issue("appeal", a, kind),
+        kind,
+        {},
+        "Issuing makes the Board&#x27;s written decision the official record",
+        lambda: IssuedDocument.objects.filter(kind=kind).exists(),
+    )
+
+
+def _act_agenda(f):
+    m = f.scheduled_appeal.meeting  # a meeting with the appeal's hearing
+    kind = DocumentKind.MEETING_AGENDA
+    return Act(
+        "clerk",
+        reverse("enforcement:meeting_detail", args=[m.pk]),
+        _issue("meeting", m, kind),
+        kind,
+        {},
+        "Issuing makes the agenda the official agenda",
+        lambda: IssuedDocument.objects.filter(kind=kind).exists(),
+        day=dt.date(2026, 3, 11),
+    )
+
+
+def _act_filing(f):
+    a = _decided(f.scheduled_appeal, f.clerk_user)
+    url = reverse("enforcement:appeal_record", args=[a.pk, "filing"])
+    return Act(
+        "clerk",
+        a.get_absolute_url(),
+        url,
+        "filing",
+        {"filing-filed_on": "2026-03-25"},
+        "Recording the filing says",
+        lambda: Appeal.objects.get(pk=a.pk).filed_with_clerk_on is not None,
+        kept='value="2026-03-25"',
+    )
+
+
+def _act_mailing(f):
+    a = _decided(f.scheduled_appeal, f.clerk_user)
+    url = reverse("enforcement:appeal_record", args=[a.pk, "mailing"])
+    return Act(
+        "clerk",
+        a.get_absolute_url(),
+        url,
+        "mailing",
+        {
+            "mailing-mailed_on": "2026-03-25",
+            "mailing-article_number": "9407 1000 0000 0000 0001",
+        },
+        "Recording the mailing says",
+        lambda: Appeal.objects.get(pk=a.pk).mailed_on is not None,
+        kept="9407 1000 0000 0000 0001",
+    )
+
+
+def _act_service(f):
+    n = f.issued_notice
+    url = reverse("enforcement:notice_service", args=[n.pk])
+    return Act(
+        "smo",
+        url,
+        url,
+        None,
+        {
+            "method": "certified",
+            "served_on": timezone.localdate().isoformat(),
+            "article_number": "9407 1000 0000 0000 0001",
+            "served_by": "Post office",
+            "where": "12 Shore Road",
+        },
+        "Recording the service says",
+        lambda: n.service_records.exists(),
+        kept="9407 1000 0000 0000 0001",
+    )
+
+
+@dataclass
+class Act:
+    role: str
+    page: str  # where the form is
+    post: str  # where it is posted
+    prefix: str | None  # the box is `<prefix>-confirm` (None: `confirm`)
+    data: dict  # the form's other input
+    words: str  # the start of what the box says it does
+    done: Callable[[], bool]
+    kept: str = ""  # a piece of the input shown again when refused
+    day: dt.date | None = None  # the village's day the act is taken on
+
+
+# every binding act of issue 26 that is not already tested above, step or record
+ACTS = {
+    "finalize an inspection (step)": _act_finalize,
+    "start a warrant application (record)": _act_warrant,
+    "the Attorney's recommendation (step)": _act_recommend,
+    "the Building Inspector's concurrence (step)": _act_concur,
+    "issue the invoice (step)": _act_invoice_step,
+    "issue the invoice (document)": _act_invoice_document,
+    "issue the notice of hearing (document)": _act_hearing_notice,
+    "issue the Board's decision (document)": _act_decision_document,
+    "issue a meeting's agenda (document)": _act_agenda,
+    "record the decision's filing with the clerk (record)": _act_filing,
+    "record the decision's certified mailing (record)": _act_mailing,
+    "record the notice of violation's service (record)": _act_service,
+}
+
+
+class _Fixtures:
+    """`f.name`: the fixture `name`, made only when an act asks for it."""
+
+    def __init__(self, request):
+        self._request = request
+
+    def __getattr__(self, name):
+        return self._request.getfixturevalue(name)
+
+
+@pytest.fixture
+def facts(request):
+    return _Fixtures(request)
+
+
+@pytest.mark.parametrize("name", list(ACTS))
+def test_every_binding_act_asks_refuses_unticked_and_is_done_ticked(
+    name, facts, client_as
+):
+    act = ACTS[name](facts)
+    client = client_as(act.role)
+    with village_day(act.day) if act.day else contextlib.nullcontext():
+        _ask_refuse_do(name, act, client)
+
+
+def _ask_refuse_do(name, act, client):
+    box = f"{act.prefix}-confirm" if act.prefix else "confirm"
+    page = client.get(act.page).content.decode()
+    assert f'name="{box}"' in page, name
+    assert f"I confirm: {act.words}" in page, name
+
+    refused = client.post(act.post, act.data, follow=True)
+    body = refused.content.decode()
+    assert "nothing was done" in body, name
+    if act.kept:
+        assert act.kept in body, name
+    assert not act.done(), name
+
+    ticked = client.post(act.post, {**act.data, box: "on"}, follow=True)
+    assert "nothing was done" not in ticked.content.decode(), name
+    assert act.done(), name

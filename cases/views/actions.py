@@ -76,6 +76,21 @@ def with_confirmation(form_class, text: str):
     )
 
 
+def confirmed_form_class(form_class, instance, builder: str):
+    """A binding act that is not a transition — a record form (an appeal's
+    filing and mailing, a notice's service), a document's issue, a warrant
+    application's start: `form_class` (or `NoInput`, for an act that asks for
+    nothing else) with the same "I confirm: …" box, in the words of
+    `cases.confirmations` builder `builder`. Unticked, the form is invalid and
+    `attempt` does nothing, keeping the user's input."""
+    return with_confirmation(form_class, confirm_text(instance, {"confirm": builder}))
+
+
+def confirmation_form(instance, builder: str, data=None, *, prefix: str):
+    """The form of a binding act that asks for nothing but the confirmation."""
+    return confirmed_form_class(NoInput, instance, builder)(data, prefix=prefix)
+
+
 def step_form_class(obj, custom: dict, forms: dict):
     """The form class of the step whose transition carries `custom`: with the
     confirmation box when the step is binding."""

@@ -215,6 +215,8 @@ class AlternativeRemedy(FlowModel):
             "label": "Recommend (Municipal Attorney)",
             "rule_id": "R-ALT-1",
             "form": "recommend",
+            "binding": True,
+            "confirm": "alternative_recommend",
         },
     )
     def recommend(self):
@@ -245,6 +247,8 @@ class AlternativeRemedy(FlowModel):
             "label": "Concur (Building Inspector)",
             "rule_id": "R-ALT-1",
             "form": "concur",
+            "binding": True,
+            "confirm": "alternative_concur",
         },
     )
     def concur(self):

@@ -313,6 +313,8 @@ class CorrectiveAction(_Invoiced, _Recorded, FlowModel):
             # of the costs, and its document is issued with it.
             "label": "Issue the invoice",
             "rule_id": "R-COR-2",
+            "binding": True,
+            "confirm": "invoice_issue",
         },
     )
     def invoice(self):
@@ -486,6 +488,8 @@ class NuisanceAbatement(_Invoiced, _Recorded, FlowModel):
             # of the costs, and its document is issued with it.
             "label": "Issue the invoice",
             "rule_id": "R-NUI-1",
+            "binding": True,
+            "confirm": "invoice_issue",
         },
     )
     def invoice(self):

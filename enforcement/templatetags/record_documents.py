@@ -15,7 +15,7 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def record_documents(context, record):
-    from ..views.documents import SOURCE_WORD, SOURCES
+    from ..views.documents import SOURCE_WORD, SOURCES, issue_confirmation
 
     request = context.get("request")
     user = getattr(request, "user", None) or context.get("user")
@@ -30,11 +30,17 @@ def record_documents(context, record):
         return ""  # a record without documents (e.g. an injunction referral)
     else:
         kinds = SOURCES[word][1]
+    rows = document_actions(user, record, kinds)
+    for row in rows:
+        # a binding issue asks "I confirm: …" (issue 26)
+        row["confirm"] = (
+            issue_confirmation(record, row["kind"]) if row["may_issue"] else None
+        )
     return render_panel(
         context,
         "enforcement/_record_documents.html",
         {
-            "rows": document_actions(user, record, kinds),
+            "rows": rows,
             "source_word": word,
             "record": record,
             "here": request.get_full_path() if request else "",

@@ -14,7 +14,12 @@ from cases.models import Party
 from cases.paging import IdsFirstPaginator
 from cases.roles import has_role, role_required
 from cases.site_url import site_url
-from cases.views.actions import action_forms, take_step
+from cases.views.actions import (
+    action_forms,
+    confirmed_form_class,
+    step_data,
+    take_step,
+)
 
 from .. import selectors
 from ..forms import (
@@ -184,6 +189,18 @@ RECORDS = {
     "mail_delivery": DeliveryForm,  # of the decision's certified mailing
 }
 
+# record → the words of its "I confirm: …" box (cases.confirmations): the binding
+# records of the Board's decision (R-APL-3), which cannot be undone (issue 26).
+RECORD_CONFIRM = {"filing": "appeal_filing", "mailing": "appeal_mailing"}
+
+
+def record_form_class(appeal, record: str):
+    """The form of record `record` of `appeal`: with its confirmation if binding."""
+    form_class = RECORDS[record]
+    if record in RECORD_CONFIRM:
+        return confirmed_form_class(form_class, appeal, RECORD_CONFIRM[record])
+    return form_class
+
 
 def _render_detail(request, pk, *, bound=None, status=200):
     """The appeal page; `bound` = {step or record: submitted form} of one that was
@@ -196,7 +213,9 @@ def _render_detail(request, pk, *, bound=None, status=200):
     def record_form(name, offered=True, **initial):
         if not offered:
             return None
-        return bound.get(name) or RECORDS[name](prefix=name, initial=initial)
+        return bound.get(name) or record_form_class(appeal, name)(
+            prefix=name, initial=initial
+        )
 
     # Each certified sending of the notice of hearing without its outcome gets
     # its own small form (the refused one shown again with the input kept).
@@ -407,11 +426,13 @@ def appeal_record(request, pk, record):
     appeal = get_object_or_404(Appeal, pk=pk)
     if record not in RECORDS:
         raise Http404("No such record.")
-    form = RECORDS[record](request.POST, request.FILES or None, prefix=record)
+    form = record_form_class(appeal, record)(
+        request.POST, request.FILES or None, prefix=record
+    )
     done = attempt(
         request,
         form,
-        lambda: RECORD_SERVICES[record](appeal, request.user, form.cleaned_data),
+        lambda: RECORD_SERVICES[record](appeal, request.user, step_data(form)),
     )
     if done is None:
         return _render_detail(request, pk, bound={record: form})

@@ -15,7 +15,7 @@ from cases.documents.contracts import DocumentKind, FactsInvalid
 from cases.documents.selectors import latest_document
 from cases.documents.services import DocumentError, issue_for, may_issue
 from cases.roles import CASE_READERS, role_required
-from cases.views.actions import attempt
+from cases.views.actions import CONFIRM_MISSING, attempt, confirmation_form
 from cases.workflow import Refused, actions, reasons_not
 from inspections.models import Inspection, WarrantApplication
 
@@ -85,6 +85,35 @@ SERVICE_STEP = {DocumentKind.EMERGENCY_SUSPENSION: "record_notice"}
 # issues the document in its transaction (enforcement.services.remedies).
 ISSUE_STEP = {DocumentKind.CORRECTIVE_INVOICE: ("invoice", remedy_invoice)}
 
+# kind → the words (cases.confirmations) of the "I confirm: …" box its issue asks
+# for: issuing these binds the office and starts what the words say (issue 26).
+DOCUMENT_CONFIRM = {
+    DocumentKind.HEARING_NOTICE: "hearing_notice_issue",
+    DocumentKind.APPEAL_DECISION: "appeal_decision_issue",
+    DocumentKind.MEETING_AGENDA: "agenda_issue",
+    DocumentKind.CORRECTIVE_INVOICE: "invoice_issue",
+}
+
+
+def issue_confirmation(record, kind, data=None):
+    """The confirmation form of issuing `kind` for `record` (None: not binding);
+    its box is `<kind>-confirm`."""
+    builder = DOCUMENT_CONFIRM.get(kind)
+    if builder is None:
+        return None
+    return confirmation_form(record, builder, data, prefix=kind)
+
+
+def _back(request, record, page, anchor=""):
+    """The page the issue was asked from (`next`), else the record's page."""
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(target + anchor)
+    name, kwargs = page(record)
+    return HttpResponseRedirect(reverse(name, kwargs=kwargs) + anchor)
+
 
 def _issue_step(record, kind, user):
     """The step issuing `kind` is, while the record's machine offers it."""
@@ -118,6 +147,10 @@ def document_issue_view(request, source, pk, kind):
     if not may_issue(request.user, kind):
         raise PermissionDenied("Your role may not issue this document.")
     record = get_object_or_404(model, pk=pk)
+    confirmation = issue_confirmation(record, kind, request.POST)
+    if confirmation is not None and not confirmation.is_valid():
+        messages.error(request, CONFIRM_MISSING)
+        return _back(request, record, page)
     anchor = ""
     step = _issue_step(record, kind, request.user)
     if step is None and kind in ISSUE_STEP and latest_document(record, kind) is None:
@@ -162,10 +195,4 @@ def document_issue_view(request, source, pk, kind):
             )
             anchor = f"#step-{service.name}"
         messages.success(request, words)
-    target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return redirect(target + anchor)
-    name, kwargs = page(record)
-    return HttpResponseRedirect(reverse(name, kwargs=kwargs) + anchor)
+    return _back(request, record, page, anchor)

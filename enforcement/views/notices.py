@@ -5,11 +5,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from cases import exports
-from cases.confirmations import confirm_text
 from cases.humanize import human_date
 from cases.models import Case, Party
 from cases.roles import has_role, role_required
-from cases.views.actions import action_forms, step_data, take_step, with_confirmation
+from cases.views.actions import (
+    action_forms,
+    confirmed_form_class,
+    step_data,
+    take_step,
+)
 
 from .. import selectors
 from ..forms import (
@@ -300,9 +304,7 @@ def notice_correct(request, pk):
 def notice_service(request, pk):
     notice = get_object_or_404(NoticeOfViolation, pk=pk)
     # A binding step (issue 16): the form asks "I confirm: …" saying what it does.
-    form_class = with_confirmation(
-        ServiceForm, confirm_text(notice, {"confirm": "notice_service"})
-    )
+    form_class = confirmed_form_class(ServiceForm, notice, "notice_service")
     form = form_class(request.POST or None)
     if request.method == "POST":
         done = attempt(

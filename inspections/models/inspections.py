@@ -201,7 +201,12 @@ class Inspection(ConcurrentTransitionMixin, models.Model):
         source=InspectionStatus.RECORDED,
         target=InspectionStatus.FINALIZED,
         permission=is_smo,
-        custom={"label": "Finalize (lock)", "rule_id": "R-ACC-1"},
+        custom={
+            "label": "Finalize (lock)",
+            "rule_id": "R-ACC-1",
+            "binding": True,
+            "confirm": "inspection_finalize",
+        },
     )
     def finalize(self):
         self.finalized_at = timezone.now()

@@ -11,7 +11,7 @@ from cases import exports
 from cases.humanize import human_date, human_datetime
 from cases.models import Case, Premises
 from cases.roles import Role, has_role
-from cases.views.actions import attempt, take_step
+from cases.views.actions import attempt, confirmation_form, take_step
 
 from .. import forms, selectors, services
 from ..forms import INSPECTION_STEP_FORMS, WARRANT_STEP_FORMS, smo_officers
@@ -159,6 +159,10 @@ def _inspection_context(request, inspection, *, bound=None, **forms_given):
         "photos": inspection.photos.all(),
         "corrections": inspection.corrections.select_related("created_by"),
         "warrants": inspection.warrant_applications.all(),
+        # starting a warrant application is binding: "I confirm: …" (issue 26)
+        "warrant_form": confirmation_form(
+            inspection, "warrant_start", prefix="warrant"
+        ),
         "chronology": selectors.chronology_of(
             inspection,
             inspection.samples.all(),
@@ -305,13 +309,16 @@ def inspection_action(request, pk, action):
         )
         return _case_redirect(case)
     if action == "warrant":
+        form = confirmation_form(
+            inspection, "warrant_start", request.POST, prefix="warrant"
+        )
         warrant = attempt(
             request,
-            None,
+            form,
             lambda: services.warrant_start(actor=user, inspection=inspection),
         )
         if warrant is None:
-            return back
+            return _inspection_page(request, pk, status=400, warrant_form=form)
         messages.success(
             request,
             f"Search-warrant application {warrant.pk} started (R-ACC-4): give the "

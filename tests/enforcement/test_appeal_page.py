@@ -116,7 +116,7 @@ def test_a_filing_dated_before_the_decision_comes_back_with_its_error(
     assert "Record filing" in _page(client, decided).content.decode()
     response = client.post(
         reverse("enforcement:appeal_record", args=[decided.pk, "filing"]),
-        {"filing-filed_on": "2026-03-01"},
+        confirmed("filing", {"filing-filed_on": "2026-03-01"}),
     )
     assert response.status_code == 200
     html = response.content.decode()
@@ -131,19 +131,26 @@ def test_filing_and_mailing_close_the_appeal_and_leave_nothing_to_record(
     decided = _decided(scheduled_appeal, clerk_user)
     client = client_as("clerk")
     record = lambda r: reverse("enforcement:appeal_record", args=[decided.pk, r])  # noqa: E731
-    client.post(record("filing"), {"filing-filed_on": "2026-03-25"})
+    client.post(
+        record("filing"), confirmed("filing", {"filing-filed_on": "2026-03-25"})
+    )
     client.post(
         record("mailing"),
-        {
-            "mailing-mailed_on": "2026-03-25",
-            "mailing-article_number": "9407 1000 0000 0000 0001",
-        },
+        confirmed(
+            "mailing",
+            {
+                "mailing-mailed_on": "2026-03-25",
+                "mailing-article_number": "9407 1000 0000 0000 0001",
+            },
+        ),
     )
     closed = Appeal.objects.get(pk=decided.pk)
     assert closed.status == "closed"
     html = _page(client, closed).content.decode()
     assert "Record filing" not in html and "Record mailing" not in html
-    again = client.post(record("filing"), {"filing-filed_on": "2026-03-26"})
+    again = client.post(
+        record("filing"), confirmed("filing", {"filing-filed_on": "2026-03-26"})
+    )
     assert "already recorded" in again.content.decode()
 
 

@@ -25,6 +25,7 @@ from enforcement.services import appeals as appeal_svc
 from enforcement.services import meetings as meeting_svc
 from enforcement.services import notices as notice_svc
 from tests.conftest import browser_sign_in
+from tests.steps import tick_confirmation
 
 from .conftest import draft, hearing_notice_sent, issued_notice_of_hearing
 from .test_browser_remedies import confirmed_case, iso, labelled, nav, take_step
@@ -135,6 +136,7 @@ def test_the_clerk_takes_an_appeal_from_hearing_to_mailed_decision(
     assert "Board meeting" in hearings.inner_text()
     queue_link(hearings, f"Issue the notice of hearing: appeal {appeal.pk}").click()
     page.wait_for_url(re.compile(rf"/appeals/{appeal.pk}/#record-documents-"))
+    tick_confirmation(page, DocumentKind.HEARING_NOTICE)
     documents_row(page, "Notice of hearing on appeal").get_by_role(
         "button", name="Issue document"
     ).click()
@@ -175,6 +177,7 @@ def test_the_clerk_takes_an_appeal_from_hearing_to_mailed_decision(
         f"Appeal {appeal.pk}: Pat Owner"
         in page.get_by_test_id("agenda-text").inner_text()
     )
+    tick_confirmation(page, DocumentKind.MEETING_AGENDA)
     documents_row(page, "Agenda of the Board").get_by_role(
         "button", name="Issue document"
     ).click()
@@ -229,6 +232,7 @@ def test_the_clerk_takes_an_appeal_from_hearing_to_mailed_decision(
     page.get_by_label("Date filed in the office of the municipal clerk").fill(
         iso(today)
     )
+    tick_confirmation(page, "filing")
     page.get_by_role("button", name="Record filing").click()
     assert "Filing recorded." in page.content()
 
@@ -241,6 +245,7 @@ def test_the_clerk_takes_an_appeal_from_hearing_to_mailed_decision(
     page.get_by_label(labelled("Certified mail article number")).fill(
         "9407 3333 0000 0000 0000"
     )
+    tick_confirmation(page, "mailing")
     page.get_by_role("button", name="Record mailing").click()
     assert "Mailing recorded." in page.content()
     assert Appeal.objects.get(pk=appeal.pk).status == AppealStatus.CLOSED
@@ -338,6 +343,7 @@ def test_the_clerk_moves_a_hearing_and_sends_the_corrected_notice(
     )
     queue_link(home(page).get_by_test_id("queue-hearings"), corrected).click()
     page.wait_for_url(re.compile(rf"/appeals/{appeal.pk}/#record-documents-"))
+    tick_confirmation(page, DocumentKind.HEARING_NOTICE)
     documents_row(page, "Notice of hearing on appeal").get_by_role(
         "button", name="Issue a correction (new version)"
     ).click()

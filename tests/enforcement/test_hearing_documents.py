@@ -16,6 +16,7 @@ from cases.workflow import Refused
 from enforcement.hearing_documents import agenda_text, hearing_notice_contract
 from enforcement.models import HearingNoticeService
 from enforcement.services import meetings as meeting_services
+from tests.steps import confirmed
 
 from .conftest import issued_notice_of_hearing, village_day
 
@@ -73,7 +74,8 @@ def test_only_the_clerk_issues_the_notice_of_hearing(scheduled_appeal, client_as
     )
     assert client_as("smo").post(url).status_code == 403
     with village_day(dt.date(2026, 3, 11)):
-        assert client_as("clerk").post(url).status_code == 302
+        data = confirmed(DocumentKind.HEARING_NOTICE)
+        assert client_as("clerk").post(url, data).status_code == 302
     assert IssuedDocument.objects.filter(kind=DocumentKind.HEARING_NOTICE).exists()
 
 

@@ -18,6 +18,7 @@ from enforcement import documents as enf_docs
 from enforcement.models import CorrectiveStatus, RemedyPayment
 from enforcement.services import notices as notice_svc
 from enforcement.services import remedies as svc
+from tests.steps import confirmed
 
 pytestmark = pytest.mark.django_db
 KIND = DocumentKind.CORRECTIVE_INVOICE
@@ -112,7 +113,7 @@ def test_the_case_page_offers_the_invoice_only_once_costs_are_itemized(
 
 def test_issuing_the_invoice_numbers_it_and_totals_the_costs(costed, client_as):
     client = client_as("smo")
-    page = client.post(_issue_url(costed), follow=True)
+    page = client.post(_issue_url(costed), confirmed(KIND), follow=True)
     body = page.content.decode()
     costed.refresh_from_db()
     assert costed.status == CorrectiveStatus.INVOICED
@@ -132,7 +133,11 @@ def test_issuing_the_invoice_numbers_it_and_totals_the_costs(costed, client_as):
 
 
 def test_without_costs_nothing_is_invoiced_and_the_page_says_why(work_done, client_as):
-    body = client_as("smo").post(_issue_url(work_done), follow=True).content.decode()
+    body = (
+        client_as("smo")
+        .post(_issue_url(work_done), confirmed(KIND), follow=True)
+        .content.decode()
+    )
     work_done.refresh_from_db()
     assert work_done.status == CorrectiveStatus.WORK_DONE
     assert work_done.invoice_number == ""
@@ -142,7 +147,7 @@ def test_without_costs_nothing_is_invoiced_and_the_page_says_why(work_done, clie
 
 def test_a_part_payment_says_what_remains_then_the_rest_pays_it(costed, client_as):
     client = client_as("smo")
-    client.post(_issue_url(costed))
+    client.post(_issue_url(costed), confirmed(KIND))
     body = client.post(_pay_url(costed), _payment("200"), follow=True)
     body = body.content.decode()
     costed.refresh_from_db()
@@ -174,7 +179,7 @@ def test_bad_payment_input_keeps_the_input_and_saves_nothing(
     costed, client_as, changes, error
 ):
     client = client_as("smo")
-    client.post(_issue_url(costed))
+    client.post(_issue_url(costed), confirmed(KIND))
     page = client.post(_pay_url(costed), _payment("100", **changes))
     assert page.status_code == 200
     body = page.content.decode()
@@ -210,7 +215,7 @@ def test_a_nuisance_abatement_is_invoiced_from_its_page_too(
         incurred_on=dt.date(2026, 4, 1),
     )
     url = reverse("enforcement:document_issue", args=["nuisance", n.pk, KIND])
-    body = client_as("smo").post(url, follow=True).content.decode()
+    body = client_as("smo").post(url, confirmed(KIND), follow=True).content.decode()
     n.refresh_from_db()
     assert (n.status, n.invoice_number) == ("invoiced", f"INV-NA-{n.pk}")
     assert "issued to the violator" in body
@@ -227,6 +232,10 @@ def test_the_invoice_document_is_not_issued_before_the_work_is_done(
     action = svc.corrective_request_access(
         notice=notice, actor=smo_user, request_letter_on=dt.date(2026, 3, 20)
     )
-    body = client_as("smo").post(_issue_url(action), follow=True).content.decode()
+    body = (
+        client_as("smo")
+        .post(_issue_url(action), confirmed(KIND), follow=True)
+        .content.decode()
+    )
     assert "Not issued:" in body and "not possible while" in body
     assert not IssuedDocument.objects.filter(kind=KIND).exists()

@@ -107,6 +107,7 @@ def walk_the_inspection_and_warrant_from_the_case(page, case):
     visit.get_by_label("Access notes").fill("The manager refused entry at the gate")
     page.get_by_role("button", name="Record the visit").click()
     assert page.get_by_test_id("record-status").inner_text() == "Recorded"
+    tick_confirmation(page, "warrant")
     page.get_by_role("button", name="Start a warrant application").click()
 
     # The warrant application: filed, issued, executed.
@@ -141,6 +142,7 @@ def walk_the_inspection_and_warrant_from_the_case(page, case):
     visit.get_by_label("Access outcome").select_option("granted")
     visit.get_by_label("Findings").fill("Wash-bay floor drain piped to the MS4")
     page.get_by_role("button", name="Record the visit").click()
+    tick_confirmation(page, "finalize")
     page.get_by_role("button", name="Finalize (lock)").click()
     assert page.get_by_test_id("record-status").inner_text() == "Finalized (locked)"
 

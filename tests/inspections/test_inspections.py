@@ -23,6 +23,7 @@ from inspections.models import (
     Sample,
     WarrantStatus,
 )
+from tests.steps import confirmed
 
 from .conftest import record
 
@@ -429,7 +430,8 @@ def test_refused_inspection_page_offers_case_and_warrant(
     ).content.decode()
     assert "Open a case" in html and "Start a warrant application" in html
     response = smo_client.post(
-        reverse("inspections:inspection_action", args=[inspection.pk, "warrant"])
+        reverse("inspections:inspection_action", args=[inspection.pk, "warrant"]),
+        confirmed("warrant"),
     )
     assert response.status_code == 302
     assert inspection.warrant_applications.count() == 1

@@ -102,9 +102,11 @@ def _appeal_to_decision(page, decision_label):
     page.get_by_label("Date filed in the office of the municipal clerk").fill(
         today.isoformat()
     )
+    tick_confirmation(page, "filing")
     page.get_by_role("button", name="Record filing").click()
     page.get_by_label("Date mailed (certified)").fill(today.isoformat())
     page.get_by_label("Certified mail article number").fill("9407 1000 0000 0000 0002")
+    tick_confirmation(page, "mailing")
     page.get_by_role("button", name="Record mailing").click()
 
 

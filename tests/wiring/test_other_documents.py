@@ -22,6 +22,7 @@ from inspections import services as ins_svc
 from inspections.models import Inspection
 from tests.documents.conftest import pdf_text
 from tests.enforcement.conftest import aware
+from tests.steps import confirmed
 
 pytestmark = pytest.mark.django_db
 
@@ -249,7 +250,7 @@ def test_the_record_page_offers_preview_and_issue_and_issues(
     issue = reverse(
         "enforcement:document_issue", args=[SOURCE_WORDS[fixture], record.pk, kind]
     )
-    page = client.post(issue, follow=True)
+    page = client.post(issue, confirmed(kind), follow=True)
     assert page.status_code == 200
     body = page.content.decode()
     assert preview in body and "issued; the PDF is being rendered" in body
@@ -262,7 +263,7 @@ def test_a_clerk_may_issue_the_appeal_decision(decided_appeal, client_as):
         "enforcement:document_issue",
         args=["appeal", decided_appeal.pk, DocumentKind.APPEAL_DECISION],
     )
-    response = client.post(url)
+    response = client.post(url, confirmed(DocumentKind.APPEAL_DECISION))
     assert response.status_code == 302
     document = IssuedDocument.objects.get(kind=DocumentKind.APPEAL_DECISION)
     assert document.issued_by.username == response.wsgi_request.user.username
@@ -274,7 +275,8 @@ def test_an_appeal_not_yet_decided_gives_a_message_not_a_document(appeal, client
         "enforcement:document_issue",
         args=["appeal", appeal.pk, DocumentKind.APPEAL_DECISION],
     )
-    body = client.post(url, follow=True).content.decode()
+    data = confirmed(DocumentKind.APPEAL_DECISION)
+    body = client.post(url, data, follow=True).content.decode()
     assert "has not decided this appeal yet" in body and "Nothing was issued" in body
     assert not IssuedDocument.objects.filter(kind=DocumentKind.APPEAL_DECISION).exists()
     with pytest.raises(FactsInvalid):
@@ -345,6 +347,9 @@ def test_the_documents_panel_form_carries_the_pages_csrf_token(
         page.content.decode(),
     )
     assert form, "the Documents panel has no issue form with a CSRF token"
-    response = client.post(issue, {"csrfmiddlewaretoken": form.group(1)})
+    response = client.post(
+        issue,
+        confirmed(DocumentKind.APPEAL_DECISION, csrfmiddlewaretoken=form.group(1)),
+    )
     assert response.status_code == 302
     assert IssuedDocument.objects.filter(kind=DocumentKind.APPEAL_DECISION).exists()
