@@ -767,6 +767,7 @@ FILL = {
     "enforcement:appeal_detail": pk_of(Appeal),
     # the packet is a PDF of every document of the appeal: seconds each
     "enforcement:appeal_packet": pk_of(Appeal, limit=1),
+    "enforcement:hearing_notice_status": pk_of(Appeal),
     "enforcement:appeal_step": first_of(Appeal, transition="decide"),  # POST
     "enforcement:appeal_record": first_of(Appeal, record="document"),  # POST
     "enforcement:meeting_detail": pk_of(BoardMeeting),

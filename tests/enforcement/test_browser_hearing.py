@@ -400,6 +400,7 @@ def test_a_corrected_notice_of_hearing_offers_its_sending_once_rendered(
     warning = page.get_by_test_id("hearing-notice-out-of-date").inner_text()
     for day in (first_day, later_day):
         assert f"{day:%a, %b} {day.day}, {day:%Y}, 7:00 PM" in warning, warning
+    tick_confirmation(page, DocumentKind.HEARING_NOTICE)
     documents_row(page, "Notice of hearing on appeal").get_by_role(
         "button", name="Issue a correction (new version)"
     ).click()

@@ -211,7 +211,8 @@ def test_after_a_corrected_notice_the_page_waits_for_its_pdf_then_offers_the_sen
         args=["appeal", moved.pk, DocumentKind.HEARING_NOTICE],
     )
     with village_day(dt.date(2026, 3, 12)):
-        assert client.post(issue).status_code == 302  # the worker has not run
+        data = confirmed(DocumentKind.HEARING_NOTICE)
+        assert client.post(issue, data).status_code == 302  # worker not run
     corrected = IssuedDocument.objects.get(kind=DocumentKind.HEARING_NOTICE, version=2)
     assert corrected.status == IssuedDocument.Status.RENDERING
     page = client.get(url).content.decode()

@@ -16,6 +16,7 @@ from cases.models import Case, CaseStatus, IssuedDocument, Party, Premises
 from enforcement.models import Appeal
 from enforcement.services import appeals as appeal_services
 from enforcement.services import notices as notice_services
+from tests.steps import confirmed
 
 from .conftest import aware, draft, schedule_hearing, village_day
 
@@ -141,7 +142,8 @@ def test_the_clerk_issues_the_agenda_from_the_meeting_page(
     page = clerk.get(meeting.get_absolute_url()).content.decode()
     assert f'action="{url}"' in page
     with village_day(dt.date(2026, 3, 11)):
-        assert clerk.post(url).status_code == 302
+        data = confirmed(DocumentKind.MEETING_AGENDA)
+        assert clerk.post(url, data).status_code == 302
     (agenda,) = documents_of(meeting, DocumentKind.MEETING_AGENDA)
     assert agenda.case is None
     assert len(IssuedDocument.objects.get(pk=agenda.pk).facts["items"]) == 2
