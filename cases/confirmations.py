@@ -107,11 +107,14 @@ def _suspension_start(case) -> str:
 @builder("appeal_decide")
 def _appeal_decide(appeal) -> str:
     today = timezone.localdate()
-    correction = _due("R-COR-1", today)
+    # The later of the two dates is the engine's rule (`not_before`), as the
+    # clock table applies it.
     own = [d.due_date for d in appeal.notice.required_compliance_deadlines()]
-    if own and max(own) > correction:
+    latest_own = max(own, default=None)
+    correction = _due("R-COR-1", today, not_before=latest_own)
+    if correction != _due("R-COR-1", today):
         correction_words = (
-            f"by {human_date(max(own))}, the date the notice itself gave, which "
+            f"by {human_date(correction)}, the date the notice itself gave, which "
             "stands because it is later than five business days after the decision"
         )
     else:
