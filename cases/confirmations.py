@@ -262,6 +262,23 @@ def _hearing_notice_issue(appeal) -> str:
     return " ".join(words)
 
 
+@builder("hearing_notice_service")
+def _hearing_notice_service(appeal) -> str:
+    words = [
+        "Recording the sending says, for the record and for the hearing, how "
+        "and when the notice of hearing reached the appellant; it cannot be "
+        "undone from this page (a mailing that comes back is recorded as "
+        "returned)."
+    ]
+    hearing_at = getattr(appeal, "hearing_at", None)
+    if hearing_at:
+        words.append(
+            "It starts no new period: the hearing stays set for "
+            f"{human_date(hearing_at)}."
+        )
+    return " ".join(words)
+
+
 @builder("appeal_decision_issue")
 def _appeal_decision_issue(appeal) -> str:
     words = ["Issuing makes the Board's written decision the official record."]

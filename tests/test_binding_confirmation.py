@@ -41,6 +41,7 @@ from tests.enforcement.conftest import (  # noqa: F401 (fixtures)
     confirmed_case,
     draft_notice,
     issued_notice,
+    issued_notice_of_hearing,
     owner,
     scheduled_appeal,
     village_day,
@@ -462,6 +463,29 @@ def _act_mailing(f):
     )
 
 
+def _act_hearing_service(f):
+    a = f.scheduled_appeal
+    with village_day(dt.date(2026, 3, 11)):
+        issued_notice_of_hearing(a, f.clerk_user)
+    url = reverse("enforcement:appeal_record", args=[a.pk, "hearing_service"])
+    return Act(
+        "clerk",
+        a.get_absolute_url(),
+        url,
+        "hearing_service",
+        {
+            "hearing_service-sent_to": "Pat Owner",
+            "hearing_service-method": "certified",
+            "hearing_service-served_on": "2026-03-12",
+            "hearing_service-article_number": "9407 1000 0000 0000 0001",
+        },
+        "Recording the sending says",
+        lambda: a.hearing_notice_services.exists(),
+        kept="9407 1000 0000 0000 0001",
+        day=dt.date(2026, 3, 12),
+    )
+
+
 def _act_service(f):
     n = f.issued_notice
     url = reverse("enforcement:notice_service", args=[n.pk])
@@ -510,6 +534,7 @@ ACTS = {
     "record the decision's filing with the clerk (record)": _act_filing,
     "record the decision's certified mailing (record)": _act_mailing,
     "record the notice of violation's service (record)": _act_service,
+    "record the sending of the notice of hearing (record)": _act_hearing_service,
 }
 
 

@@ -190,8 +190,13 @@ RECORDS = {
 }
 
 # record → the words of its "I confirm: …" box (cases.confirmations): the binding
-# records of the Board's decision (R-APL-3), which cannot be undone (issue 26).
-RECORD_CONFIRM = {"filing": "appeal_filing", "mailing": "appeal_mailing"}
+# records of the Board's decision (R-APL-3) and the sending of the notice of
+# hearing (R-APL-2), which cannot be undone (issue 26).
+RECORD_CONFIRM = {
+    "filing": "appeal_filing",
+    "mailing": "appeal_mailing",
+    "hearing_service": "hearing_notice_service",
+}
 
 
 def record_form_class(appeal, record: str):

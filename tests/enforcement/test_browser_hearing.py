@@ -156,6 +156,7 @@ def test_the_clerk_takes_an_appeal_from_hearing_to_mailed_decision(
     sent.get_by_label(labelled("Certified mail article number")).fill(
         "9407 2222 0000 0000 0000"
     )
+    tick_confirmation(page, "hearing_service")
     sent.get_by_role("button", name="Record the sending").click()
     assert "Sending of the notice of hearing recorded" in page.content()
     assert "article 94072222" in page.get_by_test_id("hearing-notice-sent").inner_text()
@@ -362,6 +363,7 @@ def test_the_clerk_moves_a_hearing_and_sends_the_corrected_notice(
     sent = page.locator("#record-hearing-service")
     sent.get_by_label(labelled("Method")).select_option(label="Personal delivery")
     sent.get_by_label(labelled("Date sent or delivered")).fill(iso(today))
+    tick_confirmation(page, "hearing_service")
     sent.get_by_role("button", name="Record the sending").click()
     assert "Sending of the notice of hearing recorded" in page.content()
     assert "notice of hearing: appeal" not in home(page).inner_text()
