@@ -49,7 +49,9 @@ from cases.models import IssuedDocument
 from .penalties import Tier, ViolationStart, continued_violation_start, tier_numbered
 
 SMO_TITLE = "Stormwater Management Officer"
-CLERK_TITLE = "Village Clerk, for the Board of Trustees"
+# The Board's papers (notice of hearing, decision, agenda) are signed once by the
+# clerk for the Board: the title does not name the clerk again (issue 26).
+CLERK_TITLE = "For the Board of Trustees"
 
 
 # --- notice of violation (R-NOV-1, R-NOV-2, R-PEN-1..3, R-APL-1) -----------------
@@ -813,6 +815,11 @@ def _today():
     return timezone.localdate()
 
 
+def clerk_signatory() -> Signatory:
+    """The signature block of the Board's papers: the Village Clerk, for the Board."""
+    return Signatory(name="Village Clerk", title=CLERK_TITLE)
+
+
 def _common(case, number, issued_on, recipient, signatory, contact=None) -> dict:
     return {
         "case_number": case.number,
@@ -1022,7 +1029,7 @@ def appeal_decision_contract(appeal) -> AppealDecisionFacts:
             f"APL-{appeal.pk}",
             max(_today(), appeal.decided_on),
             _recipient(appeal.appellant.name, appeal.appellant.mailing_address),
-            Signatory(name="Village Clerk", title=CLERK_TITLE),
+            clerk_signatory(),
             Contact(name="Village Clerk", phone=settings.VILLAGE["phone"]),
         ),
         notice_number=notice_number(notice),

@@ -29,7 +29,14 @@ from cases.documents.contracts import (
 from cases.documents.registry import register
 from cases.documents.samples import sample_common
 
-from .documents import CLERK_TITLE, _premises, _recipient, _today, notice_number
+from .documents import (
+    CLERK_TITLE,
+    _premises,
+    _recipient,
+    _today,
+    clerk_signatory,
+    notice_number,
+)
 
 WHAT_TO_BRING = (
     "This notice and the notice of violation appealed",
@@ -193,7 +200,7 @@ def hearing_notice_contract(appeal) -> HearingNoticeFacts:
         issued_on=_today(),
         recipient=_recipient(appeal.appellant.name, appeal.appellant.mailing_address),
         contact=Contact(name="Village Clerk", phone=settings.VILLAGE["phone"]),
-        signatory=Signatory(name="Village Clerk", title=CLERK_TITLE),
+        signatory=clerk_signatory(),
         notice_number=notice_number(notice),
         notice_issued_on=notice.issued_on,
         premises_address=_premises(notice.case),
@@ -219,11 +226,6 @@ class AgendaItem:
     case_number: str
     notice_number: str
     premises_address: str = ""
-
-
-# The agenda is signed once, by the clerk, for the Board (its title does not
-# name the clerk again).
-AGENDA_SIGNATORY_TITLE = "For the Board of Trustees"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -264,7 +266,7 @@ def sample_meeting_agenda() -> MeetingAgendaFacts:
         **sample_common(
             number="AGN-2026-0001",
             case_number="",
-            signatory=Signatory(name="Village Clerk", title=AGENDA_SIGNATORY_TITLE),
+            signatory=clerk_signatory(),
             contact=Contact(name="Village Clerk", phone="(631) 476-4043"),
             recipient=Recipient(name="The Board of Trustees"),
         ),
@@ -326,7 +328,7 @@ def meeting_agenda_contract(meeting) -> MeetingAgendaFacts:
         issued_on=_today(),
         recipient=Recipient(name="The Board of Trustees"),
         contact=Contact(name="Village Clerk", phone=settings.VILLAGE["phone"]),
-        signatory=Signatory(name="Village Clerk", title=AGENDA_SIGNATORY_TITLE),
+        signatory=clerk_signatory(),
         meeting_on=meeting.date,
         meeting_time=clock(meeting.time),
         meeting_place=meeting.place,

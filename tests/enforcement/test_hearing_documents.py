@@ -3,6 +3,7 @@
 service."""
 
 import datetime as dt
+import re
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -15,6 +16,7 @@ from cases.models import IssuedDocument
 from cases.workflow import Refused
 from enforcement.hearing_documents import agenda_text, hearing_notice_contract
 from enforcement.models import HearingNoticeService
+from enforcement.services import appeals as appeal_services
 from enforcement.services import meetings as meeting_services
 from tests.steps import confirmed
 
@@ -157,6 +159,7 @@ def test_the_notice_of_hearing_may_be_sent_by_email_to_an_address(
         "hearing_service-method": "email",
         "hearing_service-served_on": "2026-03-12",
         "hearing_service-sent_to": "Pat Owner",
+        "hearing_service-confirm": "on",
     }
     with village_day(dt.date(2026, 3, 12)):
         refused = client.post(url, data)
@@ -240,3 +243,35 @@ def test_the_status_of_the_notice_of_hearing_is_for_staff_only(
 ):
     url = reverse("enforcement:hearing_notice_status", args=[scheduled_appeal.pk])
     assert client.get(url).status_code in (302, 403)
+
+
+def _signature(html: str) -> str:
+    return re.search(r'<section class="signature">(.*?)</section>', html, re.S).group(1)
+
+
+def test_the_boards_papers_are_signed_once_by_the_clerk_for_the_board(
+    scheduled_appeal, clerk_user
+):
+    """Issue 26: not "Village Clerk / Village Clerk, for the Board of Trustees"."""
+    hearing = _issued_notice_of_hearing(scheduled_appeal, clerk_user)
+    decided = appeal_services.appeal_decide(
+        appeal=scheduled_appeal,
+        actor=clerk_user,
+        decision="upheld",
+        decided_on=dt.date(2026, 3, 24),
+        resolution="Upheld.",
+    )
+    with village_day(dt.date(2026, 3, 24)):
+        decision = document_render(
+            document_id=issue_for(
+                kind=DocumentKind.APPEAL_DECISION, source=decided, actor=clerk_user
+            ).pk
+        )
+    for document in (hearing, decision):
+        signature = _signature(document.html)
+        assert signature.count("Clerk") == 1, signature
+        assert "Village Clerk" in signature
+        assert "For the Board of Trustees" in signature
+        assert "Village Clerk For the Board of Trustees" in " ".join(
+            _text(document).split()
+        )
