@@ -163,7 +163,7 @@ def duplicate_choices(
         where = (
             str(case.premises) if case.premises else case.location_description
         ) or case.summary
-        words = [case.number, where[:60], case.status_for_reports.lower()]
+        words = [case.number, where[:60], case.get_status_display().lower()]
         if reason:
             words.append(reason)
         rows.append((case.pk, " · ".join(words)))

@@ -45,7 +45,7 @@ def _require_writer(actor) -> None:
 
 @transaction.atomic
 def case_open(*, actor, source: str, summary: str, **fields) -> Case:
-    """Open a case (status "Awaiting triage"). Who: SMO staff, or the system.
+    """Open a case (status "Opened, not yet investigated"). Who: SMO staff, or the system.
 
     `reports=[...]` attaches those triage-queue reports in the same transaction;
     `new_premises={address, tax_map_number, land_use}` records the premises too.

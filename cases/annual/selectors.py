@@ -204,7 +204,7 @@ def _case_status_at(moment: dt.datetime) -> Subquery:
     """The case's status just before `moment`: the last status its own chronology
     recorded (its opening, then each step of its state machine)."""
     # A case opened before `moment` whose chronology has no status by then (its
-    # opening was entered later, dated back) was awaiting triage.
+    # opening was entered later, dated back) was opened and not yet investigated.
     return Coalesce(
         Subquery(
             _case_status_events()
@@ -343,8 +343,9 @@ def _reports(year, as_of) -> Iterable[Count]:
             "cases.report",
             _ids(received.filter(channel=channel)),
         )
-    # A triage outcome is the first step a case took out of "awaiting triage" or
-    # "under investigation" into one of the triage results, dated by its event.
+    # A triage outcome is the first step a case took out of "opened, not yet
+    # investigated" or "under investigation" into one of the triage results,
+    # dated by its event.
     case_type = ContentType.objects.get_for_model(Case)
     cut = _cut(year, as_of)
     for status, key, label in TRIAGE_OUTCOMES:
@@ -367,9 +368,9 @@ def _reports(year, as_of) -> Iterable[Count]:
             f"Triage: {label.lower()}",
             f"Cases whose triage ended in the year with “{CaseStatus(status).label}”"
             + (
-                " (the step from awaiting triage to under investigation)"
+                " (the step from opened to under investigation)"
                 if status == CaseStatus.INVESTIGATING
-                else " (from awaiting triage or under investigation)"
+                else " (from opened or under investigation)"
             )
             + ", dated by the step in the case's chronology.",
             "cases.case",

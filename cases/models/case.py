@@ -74,7 +74,9 @@ class CaseSource(models.TextChoices):
 
 
 class CaseStatus(models.TextChoices):
-    NEW = "new", "Awaiting triage"
+    # A case exists only once a report is triaged into it (or staff open one):
+    # its first status is "opened", never "awaiting triage" (issue 26).
+    NEW = "new", "Opened, not yet investigated"
     INVESTIGATING = "investigating", "Under investigation"
     VIOLATION_CONFIRMED = "violation_confirmed", "Violation confirmed"
     ENFORCEMENT = "enforcement", "In enforcement"
@@ -279,15 +281,6 @@ class Case(ConcurrentTransitionMixin, models.Model):
             CaseStatus.REFERRED: "referred to another agency",
             CaseStatus.DUPLICATE: "merged into another case as a duplicate",
         }.get(self.status, "closed")
-
-    @property
-    def status_for_reports(self) -> str:
-        """The status as a page about a report says it. A report on a case has
-        been triaged, so a new case reads "opened, not yet investigated", never
-        its own label "Awaiting triage" (issue 26)."""
-        if self.status == CaseStatus.NEW:
-            return "Opened, not yet investigated"
-        return self.get_status_display()
 
     @property
     def rule_id(self) -> str:

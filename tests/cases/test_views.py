@@ -188,6 +188,16 @@ def test_triage_suggests_duplicates_on_same_premises_or_within_150_m(smo_client)
     assert "Awaiting triage" not in html
 
 
+def test_a_new_case_reads_opened_not_yet_investigated_on_its_own_page(smo_client):
+    """Issue 26: a case is made by triage (or opened by staff), so its first
+    status is never "Awaiting triage" — on its page, the list and the dashboard."""
+    case = CaseFactory()
+    for url in (case.get_absolute_url(), reverse("cases:list")):
+        html = smo_client.get(url).content.decode()
+        assert "Opened, not yet investigated" in html, url
+        assert "Awaiting triage" not in html, url
+
+
 def test_open_case_directly_with_new_premises(smo_client):
     response = smo_client.post(
         reverse("cases:new"),
