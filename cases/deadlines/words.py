@@ -20,7 +20,8 @@ import contextlib
 import datetime as dt
 import re
 
-from .business_days import MONTH_NAMES, WEEKDAY_NAMES, BusinessCalendar
+from .business_days import BusinessCalendar
+from .business_days import long_date as _long
 from .engine import RULES, Method, _add_months
 
 __all__ = ["legal_basis", "people_explanation"]
@@ -51,15 +52,6 @@ _GCL = {
     Method.MONTHS: "sections 30 and 25-a",
     Method.YEARS: "sections 30 and 58",
 }
-
-
-def _long(day: dt.date) -> str:
-    """ "Friday, December 4, 2026", as cases.humanize.human_long_date writes it
-    (without Django, so that this module stays pure like the engine)."""
-    return (
-        f"{WEEKDAY_NAMES[day.weekday()]}, {MONTH_NAMES[day.month - 1]} "
-        f"{day.day}, {day.year}"
-    )
 
 
 def _holiday(name: str) -> str:

@@ -34,6 +34,11 @@ def human_long_date(value) -> str:
 
 
 @register.filter
+def human_short_date(value) -> str:
+    return _time_element(value, humanize.human_short_date(value))
+
+
+@register.filter
 def human_time(value) -> str:
     return _time_element(value, humanize.human_time(value))
 
