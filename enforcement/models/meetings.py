@@ -9,6 +9,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from cases.humanize import human_short_date
+
 from .notices import ServiceRecord
 
 
@@ -132,7 +134,10 @@ class HearingNoticeService(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.get_method_display()} {self.served_on} to {self.sent_to}"
+        return (
+            f"{self.get_method_display()} {human_short_date(self.served_on)} "
+            f"to {self.sent_to}"
+        )
 
     # As ServiceRecord's: certified mail whose outcome is not recorded yet.
     awaiting_delivery_outcome = ServiceRecord.awaiting_delivery_outcome
