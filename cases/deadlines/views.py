@@ -18,7 +18,6 @@ from ..roles import Role, has_role, role_required
 from ..site_url import site_url
 from . import ical, selectors, services
 from .engine import RULES, UnknownRule
-from .words import legal_basis
 from .forms import (
     CalculatorForm,
     ClosureForm,
@@ -27,6 +26,7 @@ from .forms import (
     MeetForm,
     WaiveForm,
 )
+from .words import legal_basis
 
 READERS = (Role.SMO, Role.CLERK)
 
