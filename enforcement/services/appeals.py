@@ -314,7 +314,8 @@ def appeal_schedule_hearing(
             "meeting": meeting,
         },
         detail=(
-            f"Hearing {human_datetime(hearing_at)} {location}".strip()
+            f"Hearing {human_datetime(hearing_at)}"
+            + (f", {location.strip()}" if location.strip() else "")
             if hearing_at
             else ""
         )
