@@ -65,7 +65,9 @@ def calculator(request):
     if form.is_valid():
         calendar = services.office_calendar()
         result = services.compute_due(
-            form.cleaned_data["rule"], form.cleaned_data["event_date"], calendar=calendar
+            form.cleaned_data["rule"],
+            form.cleaned_data["event_date"],
+            calendar=calendar,
         )
         # A resident reads how it was counted in words; the engine's own
         # explanation (rule ids, "GCL §") is the office's (issue 26).
