@@ -9,7 +9,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.humanize import human_short_date
+from cases.humanize import human_date, human_short_date
 
 from .notices import ServiceRecord
 
@@ -45,7 +45,7 @@ class BoardMeeting(models.Model):
         ordering = ["date", "time", "id"]
 
     def __str__(self):
-        return f"Board meeting {self.date:%a, %b} {self.date.day}, {self.date:%Y} {self.place}"
+        return f"Board meeting {human_date(self.date)} {self.place}"
 
     def get_absolute_url(self) -> str:
         return reverse("enforcement:meeting_detail", args=[self.pk])
