@@ -1,7 +1,7 @@
 """A stored deadline explained to the people it binds (issue 26).
 
 The engine's explanation (``Computation.explanation``, stored on each
-Deadline) is the office's: rule ids, ISO dates, "GCL § 20". A letter or the
+Deadline) is the office's: rule ids, "GCL § 20", each step. A letter or the
 respondent's page says the same thing in words instead:
 
     Counted 10 days from the notice date, Friday, December 4, 2026; the last
