@@ -1,8 +1,15 @@
-"""Dates and times as staff read them: "Thu, Dec 3, 2026" and "2:04 PM" (issue 16);
-in a sentence, "Monday, March 16, 2026" (human_long_date).
+"""Dates and times as people read them: the one set of helpers (issues 16, 26).
 
-Letters and PDFs keep their own date style; these are for staff pages and
-their messages."""
+- in a sentence: "Monday, March 16, 2026" (human_long_date);
+- in a table, a short list, a subject line: "Mar 16, 2026" (human_short_date);
+- on staff pages' date columns: "Mon, Mar 16, 2026" (human_date);
+- with a time: "Mon, Mar 16, 2026, 2:04 PM" (human_datetime), "2:04 PM" (human_time).
+
+Every chronology summary, validation error, flash message and e-mail a person
+reads writes its dates with these. ISO stays for machines only: CSV, iCal's
+DTSTART, JSON, ``<time datetime=…>`` (machine_value). The long form's one
+writer is the pure ``cases.deadlines.business_days.long_date`` (the deadline
+engine cannot import Django); letters and PDFs keep their own date style."""
 
 from __future__ import annotations
 
@@ -11,9 +18,18 @@ import datetime as dt
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
 
+from .deadlines.business_days import long_date
+
 DATE = "D, M j, Y"
-LONG_DATE = "l, F j, Y"  # in a sentence to a person: "Monday, March 16, 2026"
+SHORT_DATE = "M j, Y"  # in a table or a subject line: "Mar 16, 2026"
 TIME = "g:i A"
+
+
+def _local(value):
+    """A datetime in the village's time; a date as it is."""
+    if isinstance(value, dt.datetime) and timezone.is_aware(value):
+        return timezone.localtime(value)
+    return value
 
 
 def _formatted_date(value, fmt: str) -> str:
@@ -21,9 +37,7 @@ def _formatted_date(value, fmt: str) -> str:
         return ""
     if not isinstance(value, dt.date):  # already words (a chronology row's text)
         return str(value)
-    if isinstance(value, dt.datetime):
-        value = timezone.localtime(value) if timezone.is_aware(value) else value
-    return date_format(value, fmt)
+    return date_format(_local(value), fmt)
 
 
 def human_date(value) -> str:
@@ -32,7 +46,16 @@ def human_date(value) -> str:
 
 def human_long_date(value) -> str:
     """A date as a sentence says it: "Monday, March 16, 2026" (issue 25)."""
-    return _formatted_date(value, LONG_DATE)
+    if not value:
+        return ""
+    if not isinstance(value, dt.date):  # already words
+        return str(value)
+    return long_date(_local(value))
+
+
+def human_short_date(value) -> str:
+    """A date where space is tight: "Mar 16, 2026" (tables, lists, subjects)."""
+    return _formatted_date(value, SHORT_DATE)
 
 
 def human_time(value) -> str:

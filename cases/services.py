@@ -9,6 +9,7 @@ nothing saved (issue 3: two officers at once, one wins)."""
 from django.db import transaction
 from django.utils import timezone
 
+from .humanize import human_datetime
 from .models import (
     Attachment,
     Case,
@@ -104,7 +105,7 @@ def _attach_reports(*, case: Case, reports, actor) -> list[Report]:
             actor=actor,
             kind=CaseEvent.Kind.REPORT,
             summary=f"Report {report.tracking_code} ({report.get_channel_display()}, "
-            f"received {received:%Y-%m-%d %H:%M}) added to the case",
+            f"received {human_datetime(received)}) added to the case",
             detail=report.description,
             subject=report,
         )

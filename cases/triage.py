@@ -15,6 +15,7 @@ field on the report would give. Nothing is saved when one of them raises."""
 from django.db import transaction
 from django.utils import timezone
 
+from .humanize import human_long_date
 from .models import Case, CaseStatus, ExemptCategory, Report
 from .roles import Role, require_role
 from .services import (
@@ -128,7 +129,7 @@ def report_refer(
             reason=_record(
                 [
                     ("Agency referred to", referred_to.strip()),
-                    ("Referred on", f"{referred_on:%Y-%m-%d}"),
+                    ("Referred on", human_long_date(referred_on)),
                 ],
                 note,
             ),

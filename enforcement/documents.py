@@ -577,7 +577,7 @@ class AppealDecisionFacts(DocumentFacts):
     mailed_on: dt.date | None = None
     # Upheld: the due date of the notice's stored R-COR-1 deadline, as the
     # deadline engine stored it (§ 132-15 A), when there is one. Its
-    # explanation is the engine's (rule ids, ISO dates): the office's, not
+    # explanation is the engine's (rule ids, "GCL §" shorthand): the office's, not
     # the letter's.
     correction_due_on: dt.date | None = None
     # Modified (§ 132-14): what the Board modified, and the notice superseding
@@ -860,7 +860,7 @@ def notice_contract(notice) -> NoticeOfViolationFacts:
         issued_on = notice.issued_on
         recipient = _recipient(notice.recipient_name, notice.recipient_address)
         # The stored deadlines, explained in the person's words (issue 26):
-        # the stored explanation is the office's (rule ids, ISO dates).
+        # the stored explanation is the office's (rule ids, "GCL §" shorthand).
         calendar = office_calendar()
         appeal = open_deadline_for(notice, "R-APL-1")
         if appeal is None:  # complied/withdrawn later: the stored date, not open

@@ -9,6 +9,7 @@ from django.forms import modelform_factory
 from django.utils import timezone
 
 from cases.citations import cite, cited
+from cases.humanize import human_date, human_time
 from cases.input_guard import article_number_clean
 from cases.models import Party
 from cases.widgets import DateInput, DateTimeInput
@@ -274,10 +275,7 @@ class AppealForm(forms.Form):
 
 class MeetingChoice(forms.ModelChoiceField):
     def label_from_instance(self, obj):
-        return (
-            f"{obj.date:%a, %b} {obj.date.day}, {obj.date:%Y}, "
-            f"{obj.time.strftime('%I:%M %p').lstrip('0')}, {obj.place}"
-        )
+        return f"{human_date(obj.date)}, {human_time(obj.time)}, {obj.place}"
 
 
 class HearingForm(forms.Form):

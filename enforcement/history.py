@@ -27,6 +27,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from cases.humanize import human_long_date, human_short_date
 from cases.models import Case, CaseStatus
 
 # A case closed as one of these after its confirmation was found no violation.
@@ -47,7 +48,9 @@ class PreviousViolation:
         parts = [f"case {self.case_number}" if self.case_number else ""]
         parts += [f"at {self.premises}" if self.premises else "", self.note]
         said = ", ".join(p for p in parts if p)
-        return f"{self.on:%Y-%m-%d} {self.what}" + (f" ({said})" if said else "")
+        return f"{human_short_date(self.on)}: {self.what}" + (
+            f" ({said})" if said else ""
+        )
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,7 @@ class ViolationHistory:
         if self.clean:
             return (
                 f"No previous violation by {self.party_name} before "
-                f"{self.before:%Y-%m-%d}: no other case with a confirmed violation, "
+                f"{human_long_date(self.before)}: no other case with a confirmed violation, "
                 "no notice of violation standing (issued and not withdrawn, "
                 "superseded or reversed), no court order (abatement order or "
                 "injunction) and no offense in the history."
@@ -87,9 +90,9 @@ def _appeal_note(notice) -> str:
         return "not appealed"
     latest = max(appeals, key=lambda a: (a.filed_on, a.pk))
     if latest.decision == Decision.UPHELD:
-        return f"upheld on appeal {latest.decided_on:%Y-%m-%d}"
+        return f"upheld on appeal {human_short_date(latest.decided_on)}"
     if latest.decision == Decision.MODIFIED:
-        return f"modified on appeal {latest.decided_on:%Y-%m-%d}"
+        return f"modified on appeal {human_short_date(latest.decided_on)}"
     return "appeal pending: counted until the Board decides"
 
 

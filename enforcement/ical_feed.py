@@ -17,6 +17,7 @@ from cases.deadlines.ical import (
     event_uid,
     render_calendar,
 )
+from cases.humanize import human_short_date
 from cases.roles import Role, has_role
 
 from .models import AccessTermination, Appeal, AppealStatus, TerminationStatus
@@ -53,7 +54,7 @@ def ical_events(user) -> list[dict]:
                 "summary": f"Board hearing: appeal of {appeal.appellant.name} "
                 f"({appeal.notice.case.number})",
                 "description": f"Notice {appeal.notice_id}; filed "
-                f"{appeal.filed_on:%Y-%m-%d}. {appeal.hearing_location}".strip(),
+                f"{human_short_date(appeal.filed_on)}. {appeal.hearing_location}".strip(),
                 "url": reverse("enforcement:appeal_detail", args=[appeal.pk]),
             }
         )

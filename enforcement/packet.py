@@ -18,6 +18,7 @@ from django.template.loader import render_to_string
 from pypdf import PdfReader, PdfWriter
 from pypdf.errors import PdfReadError
 
+from cases.deadlines.services import office_calendar
 from cases.documents.contracts import DocumentKind
 from cases.documents.render import render_pdf
 from cases.documents.selectors import latest_document
@@ -141,13 +142,28 @@ def packet_parts(appeal) -> list[Part]:
             {
                 "case": case,
                 "events": case.events.select_related("actor").order_by("at", "id"),
-                "deadlines": Deadline.objects.filter(case=case).order_by(
-                    "due_date", "id"
-                ),
+                "deadlines": _deadlines_in_words(case),
             },
         )
     )
     return parts
+
+
+def _deadlines_in_words(case) -> list[dict]:
+    """The case's deadlines as the packet prints them: how each date was
+    counted in words and its legal basis in words (no rule id, no ISO date:
+    the packet goes to the Board and the appellant, issue 26)."""
+    calendar = office_calendar()
+    return [
+        {
+            "due_date": d.due_date,
+            "label": d.label,
+            "status": d.get_status_display(),
+            "words": d.explained_to_people(calendar),
+            "basis": d.legal_basis,
+        }
+        for d in Deadline.objects.filter(case=case).order_by("due_date", "id")
+    ]
 
 
 def _footers(case_number: str, total: int) -> PdfReader:

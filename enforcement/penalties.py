@@ -31,7 +31,7 @@ from decimal import Decimal
 
 from cases.citations import citation
 from cases.deadlines.engine import continued_violation_weeks
-from cases.humanize import human_long_date
+from cases.humanize import human_long_date, human_short_date
 
 LOOKBACK_YEARS = 5
 IMPRISONMENT = "imprisonment not exceeding six months, or both (the court's)"
@@ -96,7 +96,7 @@ class PriorOffense:
 
 
 def _listed(offense: PriorOffense) -> str:
-    return f"{offense.committed_on:%Y-%m-%d}" + (
+    return human_short_date(offense.committed_on) + (
         f" ({offense.description})" if offense.description else ""
     )
 
@@ -114,9 +114,10 @@ class TierComputation:
     @property
     def explanation(self) -> str:
         lines = [
-            f"Offense committed {self.committed_on:%A %Y-%m-%d}. Five years back "
-            f"from it is {self.window_start:%Y-%m-%d}; convictions of offenses "
-            f"committed from {self.window_start:%Y-%m-%d} up to the day before "
+            f"Offense committed {human_long_date(self.committed_on)}. Five years "
+            f"back from it is {human_long_date(self.window_start)}; convictions of "
+            f"offenses committed from {human_short_date(self.window_start)} up to "
+            "the day before "
             f"count ({citation('R-PEN-1').section}, GCL § 58)."
         ]
         if self.counted:
@@ -136,7 +137,7 @@ class TierComputation:
         if self.not_counted:
             lines.append(
                 "Earlier offenses outside the five years, not counted: "
-                + "; ".join(f"{o.committed_on:%Y-%m-%d}" for o in self.not_counted)
+                + "; ".join(human_short_date(o.committed_on) for o in self.not_counted)
                 + "."
             )
         n = len(self.counted) + 1

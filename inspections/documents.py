@@ -30,6 +30,7 @@ from cases.documents.samples import (
     sample_common,
     sample_moment,
 )
+from cases.humanize import human_long_date
 
 SMO_TITLE = "Stormwater Management Officer"
 
@@ -246,7 +247,7 @@ def inspection_report_contract(inspection) -> InspectionReportFacts:
         if part.strip()
     )
     corrections = [
-        f"Correction of {c.created_at:%Y-%m-%d}: {c}"
+        f"Correction of {human_long_date(c.created_at)}: {c}"
         for c in inspection.corrections.all()
     ]
     return InspectionReportFacts(
@@ -264,7 +265,8 @@ def inspection_report_contract(inspection) -> InspectionReportFacts:
         access_outcome=AccessOutcome(inspection.access_outcome),
         observations=observations,
         samples=tuple(
-            f"{s} — sampled {s.sampled_on:%Y-%m-%d}" + (f", {s.lab}" if s.lab else "")
+            f"{s} — sampled {human_long_date(s.sampled_on)}"
+            + (f", {s.lab}" if s.lab else "")
             for s in inspection.samples.all()
         ),
         findings=inspection.findings,

@@ -5,8 +5,9 @@ import html as html_lib
 import re
 
 _HIDDEN = re.compile(r"<(script|style)\b.*?</\1>", re.S | re.I)
-# "How it was computed": the engine's stored explanation, worded as the letters
-# word it ("15 days from Thursday 2026-12-03 (R-APL-1 …)"), one click away.
+# "How it was computed": the engine's stored explanation, the office's wording
+# ("15 calendar days after Thursday, December 3, 2026 … Rule R-APL-1 … GCL § 20"),
+# one click away.
 _EXPLANATION = re.compile(
     r"<details\b[^>]*>\s*<summary>[^<]*computed</summary>.*?</details>", re.S | re.I
 )

@@ -9,6 +9,7 @@ from django.db import models
 from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
+from ..humanize import human_short_date
 from ..roles import smo_permission
 from ..workflow import guard
 
@@ -215,7 +216,7 @@ class AnnualReportComment(models.Model):
         ordering = ["received_on", "id"]
 
     def __str__(self):
-        return f"Comment of {self.received_on} on {self.report}"
+        return f"Comment of {human_short_date(self.received_on)} on {self.report}"
 
 
 # The annual report's document kind registers with the document pipeline when the

@@ -31,6 +31,7 @@ from django.utils import timezone
 
 from ..citations import cited
 from ..deadlines import selectors as deadline_selectors
+from ..humanize import human_datetime, human_short_date
 from ..models import (
     CLOSED_WITHOUT_DUTY,
     Case,
@@ -1049,11 +1050,13 @@ def _describe(count: Count, record) -> str:
     if count.model == "cases.case":
         text = f"{record.number}: {record.summary}"
         if record.eliminated_on and "eliminat" in count.key:
-            text += f" (eliminated {record.eliminated_on:%B} {record.eliminated_on.day}, {record.eliminated_on:%Y})"
+            text += f" (eliminated {human_short_date(record.eliminated_on)})"
         return text
     if count.model == "cases.report":
-        when = timezone.localtime(record.received_at)
-        return f"{record.tracking_code} ({record.get_channel_display()}, received {when:%Y-%m-%d %H:%M})"
+        when = human_datetime(record.received_at)
+        return (
+            f"{record.tracking_code} ({record.get_channel_display()}, received {when})"
+        )
     if count.model == "cases.deadline":
-        return f"{record.label} — due {record.due_date:%Y-%m-%d} ({record.get_status_display()})"
+        return f"{record.label} — due {human_short_date(record.due_date)} ({record.get_status_display()})"
     return str(record)

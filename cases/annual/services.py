@@ -17,7 +17,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from ..documents.contracts import DocumentKind
-from ..humanize import human_long_date
+from ..humanize import human_datetime, human_long_date
 from ..models import CaseEvent
 from ..roles import Role, require_role
 from ..workflow import Reason, Refused, refusal_text, run
@@ -127,8 +127,7 @@ def annual_final_of(year: ReportingYear) -> AnnualReport | None:
 
 
 def _when(moment) -> str:
-    local = timezone.localtime(moment)
-    return f"{local:%Y-%m-%d %H:%M}"
+    return human_datetime(moment)
 
 
 def _record(report, actor, summary: str, *, by=CaseEvent.ActorKind.SYSTEM) -> None:
@@ -278,7 +277,7 @@ def annual_comment_record(
         _record(
             report,
             actor,
-            f"Comment of {received_on:%Y-%m-%d} recorded on {report}",
+            f"Comment of {human_long_date(received_on)} recorded on {report}",
             by=CaseEvent.ActorKind.PUBLIC,
         )
     return comment

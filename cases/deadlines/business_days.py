@@ -24,6 +24,7 @@ __all__ = [
     "MONTH_NAMES",
     "WEEKDAY_NAMES",
     "BusinessCalendar",
+    "long_date",
     "public_holidays",
     "require_date",
 ]
@@ -53,6 +54,18 @@ MONTH_NAMES = (
     "December",
 )
 _MONDAY, _THURSDAY, _SATURDAY, _SUNDAY = 0, 3, 5, 6
+
+
+def long_date(day: dt.date) -> str:
+    """A date as a sentence says it to a person: "Friday, December 25, 2026".
+
+    The one pure writer of that form: the engine's explanation, the words for
+    people (``words.py``) and ``cases.humanize.human_long_date`` all use it."""
+    return (
+        f"{WEEKDAY_NAMES[day.weekday()]}, {MONTH_NAMES[day.month - 1]} "
+        f"{day.day}, {day.year}"
+    )
+
 
 # § 24 names "the second Sunday in June, known as Flag day" and excepts it from
 # the Sunday rule by name: it stays in the table (issue 19 asked to remove it;

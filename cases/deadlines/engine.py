@@ -27,7 +27,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .business_days import MONTH_NAMES, WEEKDAY_NAMES, BusinessCalendar, require_date
+from .business_days import (
+    MONTH_NAMES,
+    BusinessCalendar,
+    long_date,
+    require_date,
+)
 
 __all__ = [
     "RULES",
@@ -466,8 +471,8 @@ def _add_months(day: dt.date, months: int) -> dt.date:
 
 
 def _day(day: dt.date) -> str:
-    """'Friday 2026-12-25'."""
-    return f"{WEEKDAY_NAMES[day.weekday()]} {day.isoformat()}"
+    """'Friday, December 25, 2026' (business_days.long_date, the one writer)."""
+    return long_date(day)
 
 
 def _period_words(amount: int | None, unit: str) -> str:
@@ -495,7 +500,7 @@ def _skipped_days(cal: BusinessCalendar, start: dt.date, end: dt.date) -> list[d
 
 
 def _skipping(cal: BusinessCalendar, days: list[dt.date]) -> str:
-    """'skipping Thursday 2026-11-26, Thanksgiving Day; Friday 2026-11-27, ...'."""
+    """'skipping Thursday, November 26, 2026, Thanksgiving Day; Friday, ...'."""
     return "skipping " + "; ".join(
         f"{_day(day)}, {cal.why_not_business_day(day)}" for day in days
     )
@@ -546,7 +551,7 @@ def _roll_clause(cal: BusinessCalendar, last_day: dt.date, due: dt.date) -> str:
     """What GCL § 25-a did to a last day; empty if it was a business day."""
     if last_day == due:
         return ""
-    # "Saturday 2026-03-14, a Saturday" says nothing new: name only a holiday
+    # "Saturday, March 14, 2026, a Saturday" says nothing new: name only a holiday
     # or a closure.
     plain_weekend = (
         cal.holiday_name(last_day) is None and cal.closure_reason(last_day) is None

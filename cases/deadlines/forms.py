@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from cases.widgets import DateInput
 
+from ..humanize import human_long_date
 from ..models import Deadline, OfficeClosure
 from .engine import RULES
 from .selectors import FILTERS
@@ -147,7 +148,7 @@ class MeetForm(forms.Form):
         if on < self.deadline.event_date:
             raise forms.ValidationError(
                 "The date cannot be before the event the deadline counts from "
-                f"({self.deadline.event_date:%Y-%m-%d})."
+                f"({human_long_date(self.deadline.event_date)})."
             )
         return on
 
@@ -173,7 +174,7 @@ class ClosureForm(forms.Form):
     def clean_day(self):
         day = check_year(self.cleaned_data["day"])
         if OfficeClosure.objects.filter(day=day).exists():
-            raise forms.ValidationError(f"{day:%Y-%m-%d} is already a closure.")
+            raise forms.ValidationError(f"{human_long_date(day)} is already a closure.")
         return day
 
 

@@ -43,6 +43,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from ..humanize import human_long_date, human_short_date
 from ..models import Deadline, OutgoingMessage, Reminder, StaffDigest
 from ..outbox import services as outbox
 from ..roles import Role
@@ -106,9 +107,9 @@ def _queue_reminder(reminder: Reminder, deadline: Deadline):
         source=reminder,
         recipient=reminder.recipient,
         cause=f"{reminder.kind_label} reminder: {deadline.label} ({deadline.rule_id}),"
-        f" due {deadline.due_date:%Y-%m-%d}",
+        f" due {human_short_date(deadline.due_date)}",
         # The subject is composed again when it is sent (the days left then).
-        subject=f"Reminder: {deadline.label}, due {deadline.due_date:%Y-%m-%d}",
+        subject=f"Reminder: {deadline.label}, due {human_short_date(deadline.due_date)}",
         case=deadline.case if deadline.case_id else None,
     )
 
@@ -118,8 +119,8 @@ def _queue_digest(digest: StaffDigest):
         kind=OutgoingMessage.Kind.DIGEST,
         source=digest,
         recipient=digest.recipient,
-        cause=f"Daily deadline digest of {digest.day:%Y-%m-%d}",
-        subject=f"Deadlines {digest.day:%Y-%m-%d}",
+        cause=f"Daily deadline digest of {human_short_date(digest.day)}",
+        subject=f"Deadlines {human_short_date(digest.day)}",
     )
 
 
@@ -236,13 +237,8 @@ def _reminder_text(reminder: Reminder, deadline: Deadline, when: str):
     """(subject, body) of one reminder."""
     staff = reminder.recipient_user_id is not None
     case = f" ({deadline.case.number})" if deadline.case_id else ""
-    # The person a notice binds reads the date written out, no ISO date (issue 26).
-    due = (
-        f"{deadline.due_date:%A %Y-%m-%d}"
-        if staff
-        else f"{deadline.due_date:%A, %B} {deadline.due_date.day}, "
-        f"{deadline.due_date:%Y}"
-    )
+    # Staff and the person a notice binds read the date written out (issue 26).
+    due = human_long_date(deadline.due_date)
     subject = f"{when}: {deadline.label}{case}, {due}"
     body = render_to_string(
         "deadlines/email/reminder_staff.txt"
@@ -283,7 +279,7 @@ def compose_reminder(message: OutgoingMessage, *, today: dt.date) -> outbox.Draf
                 kind="reminder",
                 summary=f"Reminder sent to {reminder.recipient} for "
                 f"{deadline.label} ({deadline.rule_id}), due "
-                f"{deadline.due_date:%Y-%m-%d}: {reminder.kind_label} "
+                f"{human_long_date(deadline.due_date)}: {reminder.kind_label} "
                 f"({when.lower()})",
                 rule_id=deadline.rule_id,
                 subject=deadline,
@@ -376,7 +372,7 @@ def compose_digest(message: OutgoingMessage, *, today: dt.date) -> outbox.Draft:
         },
     )
     return outbox.Draft(
-        subject=f"[{settings.VILLAGE['name']}] Deadlines {digest.day:%Y-%m-%d}: "
+        subject=f"[{settings.VILLAGE['name']}] Deadlines {human_short_date(digest.day)}: "
         f"{len(lists['overdue'])} overdue, "
         f"{len(lists['due_this_week'])} due this week",
         body=body,

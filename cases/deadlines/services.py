@@ -10,10 +10,12 @@ from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 
+from ..humanize import human_long_date
 from ..models import Deadline, OfficeClosure, OutgoingMessage, Reminder
 from ..timeline import record_event
 from .business_days import BusinessCalendar
 from .engine import RULES, Computation, compute
+from .words import people_explanation
 
 
 def office_calendar() -> BusinessCalendar:
@@ -41,6 +43,19 @@ def compute_due(
         event_date,
         calendar=calendar if calendar is not None else office_calendar(),
         **_village_params(rule_id, params),
+    )
+
+
+def explain_to_people(computation: Computation, *, calendar=None, **params) -> str:
+    """How `computation` counted its date, in the words a resident reads (no
+    rule id, no ISO date): cases.deadlines.words on the office calendar, with
+    the village's setting for an open period (the public calculator)."""
+    return people_explanation(
+        computation.rule_id,
+        computation.event_date,
+        computation.due,
+        calendar=calendar if calendar is not None else office_calendar(),
+        params=_village_params(computation.rule_id, params),
     )
 
 
@@ -89,7 +104,8 @@ def open_deadline(
                 case=case,
                 actor=actor,
                 kind="deadline",
-                summary=f"Deadline set: {deadline.label}, due {deadline.due_date:%A %Y-%m-%d}",
+                summary=f"Deadline set: {deadline.label}, due "
+                f"{human_long_date(deadline.due_date)}",
                 detail=deadline.explanation,
                 rule_id=rule_id,
                 subject=deadline,
@@ -133,8 +149,8 @@ def meet_deadline(deadline: Deadline, *, on: dt.date, actor=None) -> Deadline:
                 case=deadline.case,
                 actor=actor,
                 kind="deadline",
-                summary=f"Deadline met{late}: {deadline.label} on {on:%Y-%m-%d}, "
-                f"due {deadline.due_date:%Y-%m-%d}",
+                summary=f"Deadline met{late}: {deadline.label} on {human_long_date(on)}, "
+                f"due {human_long_date(deadline.due_date)}",
                 rule_id=deadline.rule_id,
                 subject=deadline,
             )
@@ -192,7 +208,10 @@ def _close(deadline, status, *, reason, actor, replaced_by=None) -> Deadline:
         if deadline.case_id:
             summary = f"{_CLOSED_WORDS[status]}: {deadline.label}"
             if replaced_by is not None:
-                summary += f", due {deadline.due_date:%Y-%m-%d} → {replaced_by.due_date:%Y-%m-%d}"
+                summary += (
+                    f", due {human_long_date(deadline.due_date)} → "
+                    f"{human_long_date(replaced_by.due_date)}"
+                )
             record_event(
                 case=deadline.case,
                 actor=actor,
@@ -266,9 +285,9 @@ def recompute_deadline(
         changed = old_due != computation.due
         if deadline.case_id and (changed or old_event != new_event):
             moved = (
-                f"due {old_due:%A %Y-%m-%d} → {computation.due:%A %Y-%m-%d}"
+                f"due {human_long_date(old_due)} → {human_long_date(computation.due)}"
                 if changed
-                else f"due date unchanged, {old_due:%A %Y-%m-%d}"
+                else f"due date unchanged, {human_long_date(old_due)}"
             )
             record_event(
                 case=deadline.case,
@@ -305,7 +324,7 @@ def correct_event_date(
         if rule_ids is not None:
             qs = qs.filter(rule_id__in=list(rule_ids))
         deadlines = list(qs)
-    why = f"Event date corrected to {new_date:%Y-%m-%d}: {reason}"
+    why = f"Event date corrected to {human_long_date(new_date)}: {reason}"
     with transaction.atomic():
         calendar = office_calendar()
         for deadline in deadlines:
@@ -345,7 +364,7 @@ def add_office_closure(*, day: dt.date, reason: str, actor) -> OfficeClosure:
         raise ValueError("Say why the office is closed.")
     with transaction.atomic():
         if OfficeClosure.objects.filter(day=day).exists():
-            raise ValueError(f"{day:%Y-%m-%d} is already an office closure.")
+            raise ValueError(f"{human_long_date(day)} is already an office closure.")
         closure = OfficeClosure.objects.create(
             day=day,
             reason=reason.strip(),
@@ -354,7 +373,7 @@ def add_office_closure(*, day: dt.date, reason: str, actor) -> OfficeClosure:
         _recompute_spanning(
             day,
             actor=actor,
-            reason=f"Office closure added on {day:%A %Y-%m-%d} ({closure.reason}).",
+            reason=f"Office closure added on {human_long_date(day)} ({closure.reason}).",
         )
     return closure
 
@@ -369,5 +388,5 @@ def remove_office_closure(*, closure: OfficeClosure, actor) -> None:
         _recompute_spanning(
             day,
             actor=actor,
-            reason=f"Office closure removed from {day:%A %Y-%m-%d} ({why}).",
+            reason=f"Office closure removed from {human_long_date(day)} ({why}).",
         )

@@ -26,6 +26,7 @@ from .forms import (
     MeetForm,
     WaiveForm,
 )
+from .words import legal_basis
 
 READERS = (Role.SMO, Role.CLERK)
 
@@ -60,17 +61,26 @@ def calculator(request):
     element."""
     form = CalculatorForm(request.GET or None, initial={"rule": APPEAL_RULE})
     form.fields["rule"].choices = _resident_rule_choices(form.fields["rule"].choices)
-    result = None
+    result = words = basis = None
     if form.is_valid():
+        calendar = services.office_calendar()
         result = services.compute_due(
-            form.cleaned_data["rule"], form.cleaned_data["event_date"]
+            form.cleaned_data["rule"],
+            form.cleaned_data["event_date"],
+            calendar=calendar,
         )
+        # A resident reads how it was counted in words; the engine's own
+        # explanation (rule ids, "GCL §") is the office's (issue 26).
+        words = services.explain_to_people(result, calendar=calendar)
+        basis = legal_basis(result.rule_id)
     return render(
         request,
         "deadlines/calculator.html",
         {
             "form": form,
             "result": result,
+            "words": words,
+            "basis": basis,
             "appeal": RULES[APPEAL_RULE],
             "appeal_citation": _citation_text(APPEAL_RULE),
             "citation": _citation_text(result.rule_id) if result else None,

@@ -1,7 +1,7 @@
 """A stored deadline explained to the people it binds (issue 26).
 
 The engine's explanation (``Computation.explanation``, stored on each
-Deadline) is the office's: rule ids, ISO dates, "GCL § 20". A letter or the
+Deadline) is the office's: rule ids, "GCL § 20", each step. A letter or the
 respondent's page says the same thing in words instead:
 
     Counted 10 days from the notice date, Friday, December 4, 2026; the last
@@ -20,7 +20,8 @@ import contextlib
 import datetime as dt
 import re
 
-from .business_days import MONTH_NAMES, WEEKDAY_NAMES, BusinessCalendar
+from .business_days import BusinessCalendar
+from .business_days import long_date as _long
 from .engine import RULES, Method, _add_months
 
 __all__ = ["legal_basis", "people_explanation"]
@@ -51,15 +52,6 @@ _GCL = {
     Method.MONTHS: "sections 30 and 25-a",
     Method.YEARS: "sections 30 and 58",
 }
-
-
-def _long(day: dt.date) -> str:
-    """ "Friday, December 4, 2026", as cases.humanize.human_long_date writes it
-    (without Django, so that this module stays pure like the engine)."""
-    return (
-        f"{WEEKDAY_NAMES[day.weekday()]}, {MONTH_NAMES[day.month - 1]} "
-        f"{day.day}, {day.year}"
-    )
 
 
 def _holiday(name: str) -> str:

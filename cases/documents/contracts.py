@@ -34,6 +34,8 @@ from typing import ClassVar
 from django.conf import settings
 from django.db import models
 
+from ..humanize import human_long_date
+
 
 class DocumentKind(models.TextChoices):
     NOTICE_OF_VIOLATION = "notice_of_violation", "Notice of violation"
@@ -172,7 +174,7 @@ def after_issue(facts: DocumentFacts, day, what: str) -> list[str]:
         and isinstance(facts.issued_on, dt.date)
         and day < facts.issued_on
     ):
-        return [f"{what} ({day:%Y-%m-%d}) is before the date of issue"]
+        return [f"{what} ({human_long_date(day)}) is before the date of issue"]
     return []
 
 

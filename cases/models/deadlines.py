@@ -19,6 +19,7 @@ from django.db import models
 from django.utils import timezone
 
 from ..deadlines import engine
+from ..humanize import human_short_date
 
 
 class OfficeClosure(models.Model):
@@ -147,7 +148,7 @@ class Deadline(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.rule_id} due {self.due_date}"
+        return f"{self.rule_id} due {human_short_date(self.due_date)}"
 
     @property
     def is_open(self) -> bool:

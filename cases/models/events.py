@@ -6,6 +6,8 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.utils import timezone
 
+from ..humanize import human_datetime
+
 
 class AppendOnlyError(Exception):
     """Raised on any attempt to change or delete a timeline event."""
@@ -156,7 +158,7 @@ class CaseEvent(models.Model):
 
     def __str__(self):
         owner = self.case_id or f"premises {self.premises_id}"
-        return f"{owner} {self.at:%Y-%m-%d %H:%M} {self.summary}"
+        return f"{owner} {human_datetime(self.at)} {self.summary}"
 
     def save(self, *args, **kwargs):
         if self.pk is not None or not self._state.adding:

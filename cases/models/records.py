@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from ..humanize import human_short_date
 from .premises import Party
 
 
@@ -133,7 +134,7 @@ class Delegation(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.delegate} from {self.starts_on}"
+        return f"{self.delegate} from {human_short_date(self.starts_on)}"
 
     @classmethod
     def in_force(cls, day):

@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from ..humanize import human_datetime
 from ..roles import Role, require_role
 from ..timeline import record_event
 from ..uploads import ProcessedImage, process_photo_or_pdf, validate_upload_set
@@ -147,7 +148,7 @@ def correction_accept(
             actor=actor,
             complied_on=complied_on or timezone.localdate(locked.submitted_at),
             note=f"Shown by proof of correction {locked.pk}, sent on the "
-            f"respondent's page {timezone.localtime(locked.submitted_at):%Y-%m-%d %H:%M} "
+            f"respondent's page {human_datetime(locked.submitted_at)} "
             "and accepted by the SMO.",
         )
     return locked

@@ -34,6 +34,24 @@ def human_long_date(value) -> str:
 
 
 @register.filter
+def human_short_date(value) -> str:
+    return _time_element(value, humanize.human_short_date(value))
+
+
+# The same words without the <time> element, for plain-text e-mails.
+
+
+@register.filter
+def human_date_text(value) -> str:
+    return humanize.human_date(value)
+
+
+@register.filter
+def human_long_date_text(value) -> str:
+    return humanize.human_long_date(value)
+
+
+@register.filter
 def human_time(value) -> str:
     return _time_element(value, humanize.human_time(value))
 

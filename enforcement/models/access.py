@@ -6,6 +6,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_fsm import FSMField, transition
 
+from cases.humanize import human_short_date
 from cases.models import Case, Party, Premises
 
 from .base import FlowModel, guard, smo
@@ -390,4 +391,7 @@ class UnauthorizedReinstatement(models.Model):
     recorded_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self):
-        return f"Unauthorized reinstatement {self.observed_on} ({self.new_case})"
+        return (
+            f"Unauthorized reinstatement {human_short_date(self.observed_on)} "
+            f"({self.new_case})"
+        )

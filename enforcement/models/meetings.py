@@ -9,6 +9,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from cases.humanize import human_date, human_short_date
+
 from .notices import ServiceRecord
 
 
@@ -43,7 +45,7 @@ class BoardMeeting(models.Model):
         ordering = ["date", "time", "id"]
 
     def __str__(self):
-        return f"Board meeting {self.date:%a, %b} {self.date.day}, {self.date:%Y} {self.place}"
+        return f"Board meeting {human_date(self.date)} {self.place}"
 
     def get_absolute_url(self) -> str:
         return reverse("enforcement:meeting_detail", args=[self.pk])
@@ -132,7 +134,10 @@ class HearingNoticeService(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.get_method_display()} {self.served_on} to {self.sent_to}"
+        return (
+            f"{self.get_method_display()} {human_short_date(self.served_on)} "
+            f"to {self.sent_to}"
+        )
 
     # As ServiceRecord's: certified mail whose outcome is not recorded yet.
     awaiting_delivery_outcome = ServiceRecord.awaiting_delivery_outcome

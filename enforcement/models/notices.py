@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_fsm import FSMField, transition
 
-from cases.humanize import human_date
+from cases.humanize import human_date, human_short_date
 from cases.models import CLOSED_WITHOUT_DUTY, Case, Deadline, Party
 
 from .base import FlowModel, guard, smo, smo_or_clerk
@@ -734,7 +734,7 @@ class ServiceRecord(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.get_method_display()} {self.served_on}"
+        return f"{self.get_method_display()} {human_short_date(self.served_on)}"
 
     @property
     def returned(self) -> bool:
@@ -794,7 +794,10 @@ class ServiceCorrection(models.Model):
         ordering = ["record", "corrected_at", "id"]
 
     def __str__(self):
-        return f"Correction of service {self.record_id} ({self.corrected_at:%Y-%m-%d})"
+        return (
+            f"Correction of service {self.record_id} "
+            f"({human_short_date(self.corrected_at)})"
+        )
 
     def save(self, *args, **kwargs):
         if not self._state.adding:

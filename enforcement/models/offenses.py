@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from cases.humanize import human_short_date
 from cases.models import Case, Party
 
 
@@ -56,7 +57,10 @@ class OffenseRecord(models.Model):
         indexes = [models.Index(fields=["party", "committed_on"])]
 
     def __str__(self):
-        return f"{self.party} {self.committed_on}: {self.description[:40]}"
+        return (
+            f"{self.party} {human_short_date(self.committed_on)}: "
+            f"{self.description[:40]}"
+        )
 
     @property
     def pending(self) -> bool:

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_fsm import FSMField, transition
 
+from cases.humanize import human_short_date
 from cases.models import Case, Party
 
 from .base import FlowModel, guard, smo
@@ -429,7 +430,7 @@ class RemedyPayment(models.Model):
         ]
 
     def __str__(self):
-        return f"${self.amount} on {self.paid_on}"
+        return f"${self.amount} on {human_short_date(self.paid_on)}"
 
 
 class AbatementStatus(models.TextChoices):

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from cases.clocks import apply as apply_clocks
 from cases.deadlines.services import deadlines_for, open_deadline_for
+from cases.humanize import human_datetime, human_long_date
 from cases.input_guard import article_number_clean
 from cases.models import CaseEvent
 from cases.roles import Role, has_role, require_role
@@ -163,10 +164,10 @@ def _file(*, notice, appellant, filed_on, grounds, actor, summary_by, online=Non
     )
     summary = (
         f"Appeal {appeal.pk} of notice {notice.pk} filed by {appellant.name}"
-        f"{summary_by} on {filed_on:%Y-%m-%d}"
+        f"{summary_by} on {human_long_date(filed_on)}"
     )
     if late:
-        summary += f" — LATE: the last day to appeal was {due:%Y-%m-%d}"
+        summary += f" — LATE: the last day to appeal was {human_long_date(due)}"
     record_event(
         case=notice.case,
         actor=actor,
@@ -296,8 +297,8 @@ def appeal_schedule_hearing(
     day = timezone.localtime(hearing_at).date() if hearing_at else None
     past = bool(limit and day and day > limit)
     warning = (
-        f"The hearing on {day:%Y-%m-%d} is after the hearing-by date "
-        f"{limit:%Y-%m-%d} (30 days after filing, R-APL-2)."
+        f"The hearing on {human_long_date(day)} is after the hearing-by date, "
+        f"{human_long_date(limit)} (30 days after filing, R-APL-2)."
         if past
         else ""
     )
@@ -313,8 +314,8 @@ def appeal_schedule_hearing(
             "meeting": meeting,
         },
         detail=(
-            f"Hearing {timezone.localtime(hearing_at):%A %Y-%m-%d %H:%M} "
-            f"{location}".strip()
+            f"Hearing {human_datetime(hearing_at)}"
+            + (f", {location.strip()}" if location.strip() else "")
             if hearing_at
             else ""
         )
@@ -374,7 +375,7 @@ def appeal_decide(
                 actor=actor,
                 kind="enforcement",
                 summary=f"Corrective-measures clock started: correct by "
-                f"{deadline.due_date:%A %Y-%m-%d}, or the SMO requests access to "
+                f"{human_long_date(deadline.due_date)}, or the SMO requests access to "
                 "abate (R-COR-1)",
                 rule_id="R-COR-1",
                 subject=notice,
@@ -385,7 +386,7 @@ def appeal_decide(
                 transition="withdraw_on_reversal",
                 actor=actor,
                 event_kind="notice",
-                detail=f"The Board of Trustees reversed the SMO on {decided_on:%Y-%m-%d}.",
+                detail=f"The Board of Trustees reversed the SMO on {human_long_date(decided_on)}.",
             )
 
     return run_step(
@@ -415,7 +416,7 @@ def _requirements_modified(decided, actor):
         case=notice.case,
         actor=actor,
         kind="enforcement",
-        summary=f"Modified by the Board on {on:%Y-%m-%d}: no five-business-day "
+        summary=f"Modified by the Board on {human_long_date(on)}: no five-business-day "
         f"correction clock on NOV-{notice.pk} (R-COR-1 runs from a decision "
         "upholding the SMO); the SMO issues a notice superseding it with the "
         "requirements as modified, whose own dates govern",
@@ -461,15 +462,16 @@ def _record_act(appeal, actor, purpose, on, field_values, what):
         warning = ""
         if deadline is not None and on > deadline.due_date:
             warning = (
-                f"{what} on {on:%Y-%m-%d} is after the limit "
-                f"{deadline.due_date:%Y-%m-%d} (five days after the decision, R-APL-3)."
+                f"{what} on {human_long_date(on)} is after the limit, "
+                f"{human_long_date(deadline.due_date)} (five days after the "
+                "decision, R-APL-3)."
             )
         apply_clocks(locked, _RECORD_STEPS[purpose], actor=actor)
         record_event(
             case=locked.case,
             actor=actor,
             kind="appeal",
-            summary=f"Appeal {locked.pk}: {what} on {on:%Y-%m-%d}"
+            summary=f"Appeal {locked.pk}: {what} on {human_long_date(on)}"
             + (" (late)" if warning else ""),
             rule_id="R-APL-3",
             subject=locked,

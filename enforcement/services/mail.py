@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from cases.humanize import human_long_date
 from cases.roles import Role, require_role
 from cases.timeline import record_event
 from cases.workflow import Refused
@@ -84,13 +85,13 @@ def mail_record_outcome(*, record, actor, outcome: str, on: dt.date, reason=""):
         if outcome == MailOutcome.DELIVERED:
             setattr(locked, delivered, on)
             changed = [delivered]
-            summary = f"{what}: certified mail delivered on {on:%Y-%m-%d}"
+            summary = f"{what}: certified mail delivered on {human_long_date(on)}"
         else:
             setattr(locked, returned, on)
             setattr(locked, why, (reason or "").strip() or outcome)
             changed = [returned, why]
             summary = (
-                f"{what}: certified mail returned on {on:%Y-%m-%d} "
+                f"{what}: certified mail returned on {human_long_date(on)} "
                 f"({getattr(locked, why)})"
             )
         locked.save(update_fields=changed)

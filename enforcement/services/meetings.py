@@ -8,6 +8,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 
+from cases.humanize import human_long_date
 from cases.input_guard import article_number_clean
 from cases.roles import Role, require_role
 from cases.workflow import Refused
@@ -134,7 +135,7 @@ def hearing_notice_record_service(
         kind="appeal",
         summary=f"Notice of hearing {document.document_number} (version "
         f"{document.version}) sent to {record.sent_to}: "
-        f"{record.get_method_display()} on {served_on:%Y-%m-%d}{extra}",
+        f"{record.get_method_display()} on {human_long_date(served_on)}{extra}",
         rule_id="R-APL-2",
         subject=record,
     )

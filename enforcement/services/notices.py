@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cases.citations import cited
-from cases.humanize import human_date
+from cases.humanize import human_date, human_long_date
 from cases.input_guard import article_number_clean
 from cases.models import CaseStatus, Party
 from cases.roles import Role, require_role
@@ -485,7 +485,7 @@ def notice_record_service(
         actor=actor,
         kind="notice",
         summary=f"Notice of violation {notice.pk} served: "
-        f"{record.get_method_display()} on {served_on:%Y-%m-%d}{extra}",
+        f"{record.get_method_display()} on {human_long_date(served_on)}{extra}",
         rule_id="R-NOV-1",
         subject=record,
     )
@@ -508,7 +508,7 @@ def _correction_words(old: dict, new: dict) -> str:
         if name == "method":
             return ServiceRecord.Method(value).label.lower()
         if name == "served_on":
-            return f"{value:%Y-%m-%d}"
+            return human_long_date(value)
         return value or "none"
 
     return "; ".join(

@@ -13,6 +13,7 @@ from django.utils import timezone
 from cases.citations import citation
 from cases.clocks import apply as apply_clocks
 from cases.deadlines.services import open_deadline_for
+from cases.humanize import human_datetime, human_long_date
 from cases.models import CaseKind, CaseSource, CaseStatus
 from cases.roles import Role, require_role
 from cases.services import case_open, case_run_transition
@@ -178,7 +179,7 @@ def corrective_request_access(
         actor,
         action,
         f"Corrective measures {action.pk}: owner's permission for access requested "
-        f"by letter of {request_letter_on:%Y-%m-%d} to {action.owner.name}"
+        f"by letter of {human_long_date(request_letter_on)} to {action.owner.name}"
         + (f", copy to {copy.name}" if copy else ""),
         "R-COR-1",
     )
@@ -302,7 +303,7 @@ def suspension_start(*, case, actor, party, suspended_at, reasons) -> AccessSusp
         actor,
         suspension,
         f"MS4 access of {party.name} suspended without prior notice at "
-        f"{timezone.localtime(suspended_at):%Y-%m-%d %H:%M}",
+        f"{human_datetime(suspended_at)}",
         "R-SUS-1",
         reasons,
     )
@@ -348,7 +349,7 @@ def termination_propose(*, case, actor, party, notice_on, reasons) -> AccessTerm
         actor,
         termination,
         f"Termination {termination.pk}: notice of proposed termination of MS4 "
-        f"access sent to {party.name} on {notice_on:%Y-%m-%d}",
+        f"access sent to {party.name} on {human_long_date(notice_on)}",
         "R-SUS-2",
         reasons,
     )
@@ -406,13 +407,13 @@ def termination_record_unauthorized_reinstatement(
     for case, summary in (
         (
             old_case,
-            f"Unauthorized reinstatement found on {observed_on:%Y-%m-%d}; "
+            f"Unauthorized reinstatement found on {human_long_date(observed_on)}; "
             f"new case {new_case.number} opened",
         ),
         (
             new_case,
             f"Offense: MS4 access reinstated without approval, found "
-            f"{observed_on:%Y-%m-%d} (termination {termination.pk} on {old_case.number})",
+            f"{human_long_date(observed_on)} (termination {termination.pk} on {old_case.number})",
         ),
     ):
         record_event(
@@ -510,7 +511,7 @@ def alternative_item_complete(
         actor=actor,
         kind="enforcement",
         summary=f"Alternative remedy completed: {item.get_kind_display()} on "
-        f"{completed_on:%Y-%m-%d}",
+        f"{human_long_date(completed_on)}",
         rule_id="R-ALT-2",
         subject=item,
     )
@@ -560,7 +561,7 @@ def offense_record(
             actor=actor,
             kind="enforcement",
             summary=f"Offense recorded for {party.name}: committed "
-            f"{committed_on:%Y-%m-%d} ({offense.get_outcome_display()})",
+            f"{human_long_date(committed_on)} ({offense.get_outcome_display()})",
             rule_id="R-PEN-1",
             subject=offense,
         )
@@ -603,7 +604,7 @@ DATE_FIELDS = (
 
 
 def _day(value) -> str:
-    return f"{value:%a %Y-%m-%d}" if value else "—"
+    return human_long_date(value) if value else "—"
 
 
 def _signer(user) -> str:
@@ -695,7 +696,7 @@ STEP_WORDS = {
         ),
         "schedule_hearing": lambda o: (
             "reconsideration hearing scheduled for "
-            f"{timezone.localtime(o.hearing_at):%a %Y-%m-%d %H:%M}"
+            f"{human_datetime(o.hearing_at)}"
             f"{' at ' + o.hearing_location if o.hearing_location else ''}"
         ),
         "grant_access": lambda o: (

@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from cases.humanize import human_datetime, human_short_date
+
 
 class DyeTestNotice(models.Model):
     """§ 132-6 A(3): dye testing is allowed, with verbal notice to the SMO before
@@ -35,7 +37,7 @@ class DyeTestNotice(models.Model):
         ordering = ["-test_at"]
 
     def __str__(self):
-        return f"Dye test at {self.premises} {self.test_at:%Y-%m-%d %H:%M}"
+        return f"Dye test at {self.premises} {human_datetime(self.test_at)}"
 
     @property
     def notice_prior_to_test(self) -> bool:
@@ -89,7 +91,10 @@ class DischargeApproval(models.Model):
         ]
 
     def __str__(self):
-        return f"Approval {self.reference} ({self.starts_on} – {self.ends_on})"
+        return (
+            f"Approval {self.reference} ({human_short_date(self.starts_on)} – "
+            f"{human_short_date(self.ends_on)})"
+        )
 
     def in_force_on(self, day: dt.date) -> bool:
         if self.revoked_on is not None and self.revoked_on <= day:

@@ -10,6 +10,8 @@ from django.db import models
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
+from cases.humanize import human_short_date
+
 # R-DEF-1: "construction activity" is land disturbance of at least 1/8 acre.
 CONSTRUCTION_MIN_ACRES = Decimal("0.125")
 
@@ -193,7 +195,9 @@ class Calibration(models.Model):
         ordering = ["-calibrated_on", "-id"]
 
     def __str__(self):
-        return f"Calibrated {self.calibrated_on} by {self.calibrated_by}"
+        return (
+            f"Calibrated {human_short_date(self.calibrated_on)} by {self.calibrated_by}"
+        )
 
     def calibration_period(self) -> dict:
         """The interval to the next calibration (R-ACC-2; cases.clocks)."""

@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
+from cases.humanize import human_short_date
 from cases.workflow import guard
 
 from .common import LockedRecordError, is_smo
@@ -114,7 +115,10 @@ class Inspection(ConcurrentTransitionMixin, models.Model):
         indexes = [models.Index(fields=["officer", "status", "scheduled_for"])]
 
     def __str__(self):
-        return f"Inspection {self.pk}: {self.premises} {self.scheduled_for:%Y-%m-%d}"
+        return (
+            f"Inspection {self.pk}: {self.premises} "
+            f"{human_short_date(self.scheduled_for)}"
+        )
 
     # --- the lock ---------------------------------------------------------
     def save(self, *args, **kwargs):

@@ -5,6 +5,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from cases.humanize import human_short_date
+
 
 class Level(models.TextChoices):
     NONE = "none", "None"
@@ -99,7 +101,7 @@ class OutfallScreening(models.Model):
         indexes = [models.Index(fields=["outfall", "-screened_at"])]
 
     def __str__(self):
-        return f"{self.outfall.code} screened {self.screened_at:%Y-%m-%d}"
+        return f"{self.outfall.code} screened {human_short_date(self.screened_at)}"
 
     @property
     def indicators_present(self) -> list[str]:

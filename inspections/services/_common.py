@@ -11,6 +11,7 @@ import datetime as dt
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from cases.humanize import human_long_date
 from cases.timeline import record_event
 from cases.workflow import chronology_links
 
@@ -52,7 +53,10 @@ def not_future(value, field: str, what: str) -> None:
             )
     elif value > timezone.localdate():
         raise ValidationError(
-            {field: f"{what} ({value:%Y-%m-%d}) is after today; that is impossible."}
+            {
+                field: f"{what} ({human_long_date(value)}) is after today; "
+                "that is impossible."
+            }
         )
 
 

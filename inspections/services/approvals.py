@@ -3,6 +3,7 @@
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from cases.humanize import human_long_date
 from cases.roles import Role, require_role
 
 from ..models import DischargeApproval, DyeTestNotice
@@ -57,7 +58,8 @@ def approval_record(*, actor, premises, case=None, **fields) -> DischargeApprova
             actor=actor,
             kind="inspection",
             summary=f"SMO discharge approval {approval.reference} "
-            f"({approval.starts_on:%Y-%m-%d} to {approval.ends_on:%Y-%m-%d})",
+            f"({human_long_date(approval.starts_on)} to "
+            f"{human_long_date(approval.ends_on)})",
             detail=approval.conditions,
             subject=approval,
             rule_id="R-PRO-3",

@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cases.clocks import apply as apply_clocks
+from cases.humanize import human_long_date
 from cases.roles import Role, require_role
 
 from ..models import (
@@ -140,7 +141,7 @@ def calibration_record(
             raise ValidationError(
                 {
                     "calibrated_on": "A later calibration "
-                    f"({last.calibrated_on:%Y-%m-%d}) is already recorded; this date "
+                    f"({human_long_date(last.calibrated_on)}) is already recorded; this date "
                     "is earlier."
                 }
             )
@@ -224,7 +225,7 @@ def bmp_verify(*, actor, bmp, verified_on: dt.date, notes: str) -> BMPRequiremen
         record_on(
             actor=actor,
             kind="inspection",
-            summary=f"BMPs verified on {verified_on:%Y-%m-%d}",
+            summary=f"BMPs verified on {human_long_date(verified_on)}",
             detail=notes,
             subject=bmp,
             rule_id="R-BMP-1",

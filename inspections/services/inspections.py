@@ -11,6 +11,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from cases.humanize import human_datetime, human_long_date, human_short_date
 from cases.models import CaseKind, CaseSource
 from cases.roles import Role, has_role, require_role
 from cases.services import case_open
@@ -100,7 +101,7 @@ def inspection_schedule(
             actor=actor,
             kind="inspection",
             summary=f"{inspection.get_kind_display()} inspection scheduled for "
-            f"{timezone.localtime(scheduled_for):%Y-%m-%d %H:%M} "
+            f"{human_datetime(scheduled_for)} "
             f"({officer.get_full_name() or officer.username})",
             rule_id="R-ACC-1",
             to_status=inspection.status,
@@ -149,7 +150,7 @@ def inspection_record(
         event_kind="inspection",
         summary=lambda label, was, now: (
             f"Inspection {inspection.pk} recorded: "
-            f"{outcome}" + (f" ({when:%Y-%m-%d %H:%M})" if when else "")
+            f"{outcome}" + (f" ({human_datetime(when)})" if when else "")
         ),
         detail="\n\n".join(t for t in (access_notes, findings) if t),
     )
@@ -330,7 +331,7 @@ def inspection_open_case(*, actor, inspection):
             source=CaseSource.INSPECTION,
             kind=CaseKind.ACCESS_OBSTRUCTION,
             summary=f"{locked.get_access_outcome_display()} at {locked.premises} "
-            f"on {when:%Y-%m-%d}",
+            f"on {human_short_date(when)}",
             description=locked.access_notes,
             premises=locked.premises,
             assigned_officer=locked.officer,
@@ -341,7 +342,7 @@ def inspection_open_case(*, actor, inspection):
             locked,
             actor=actor,
             kind="inspection",
-            summary=f"Inspection {locked.pk} ({when:%Y-%m-%d %H:%M}): "
+            summary=f"Inspection {locked.pk} ({human_datetime(when)}): "
             f"{locked.get_access_outcome_display()}",
             detail=locked.access_notes,
             rule_id="R-ACC-3",
@@ -452,7 +453,10 @@ def warrant_advance(
         }[field]
         if on is not None and earlier is not None and on < earlier:
             raise ValidationError(
-                {field: f"This date is before the previous step ({earlier:%Y-%m-%d})."}
+                {
+                    field: "This date is before the previous step "
+                    f"({human_long_date(earlier)})."
+                }
             )
         if notes:
             locked.outcome_notes = (locked.outcome_notes + "\n" + notes).strip()
@@ -461,7 +465,7 @@ def warrant_advance(
         court_name = fields.get("court") or warrant.court
         text = f"Warrant application {warrant.pk}: {WARRANT_WORDS[transition]}"
         if on is not None:
-            text += f" on {on:%Y-%m-%d}"
+            text += f" on {human_long_date(on)}"
         return text + (f" — {court_name}" if court_name else "")
 
     return run(

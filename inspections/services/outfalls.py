@@ -4,6 +4,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cases.clocks import apply as apply_clocks
+from cases.humanize import human_short_date
 from cases.models import CaseKind, CaseSource, Outfall
 from cases.roles import Role, require_role
 from cases.services import case_open
@@ -104,7 +105,7 @@ def screening_open_case(*, actor, screening):
             source=CaseSource.OUTFALL_SCREENING,
             kind=CaseKind.ILLICIT_DISCHARGE,
             summary=f"Outfall {outfall.code}: {locked.get_severity_display()} "
-            f"on {local_date(locked.screened_at):%Y-%m-%d}",
+            f"on {human_short_date(local_date(locked.screened_at))}",
             description=f"Dry-weather screening. Flow: "
             f"{locked.get_flow_rate_display()}. Indicators: {indicators}. "
             f"{locked.notes}".strip(),

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cases.clocks import apply as apply_clocks
+from cases.humanize import human_long_date
 from cases.models import CaseKind, CaseSource
 from cases.roles import Role, require_role
 from cases.services import case_open
@@ -147,7 +148,8 @@ def spill_record_confirmation(
         event_kind="spill",
         summary=lambda label, was, now: (
             f"Written confirmation of spill {spill.pk} "
-            f"mailed {mailed_on:%Y-%m-%d}" + (" — late" if late else " — on time")
+            f"mailed {human_long_date(mailed_on)}"
+            + (" — late" if late else " — on time")
         ),
     )
 
@@ -167,7 +169,7 @@ def spill_mark_confirmation_missing(
         event_kind="spill",
         summary=lambda label, was, now: (
             f"Written confirmation of spill {spill.pk} "
-            "missing" + (f" after {due.due_date:%Y-%m-%d}" if due else "")
+            "missing" + (f" after {human_long_date(due.due_date)}" if due else "")
         ),
     )
 

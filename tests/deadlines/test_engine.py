@@ -96,8 +96,8 @@ def test_appeal_due_on_christmas_rolls_to_monday():
     result = compute("R-APL-1", date(2026, 12, 10))
     assert result.due == date(2026, 12, 28)
     assert result.explanation == (
-        "15 calendar days after Thursday 2026-12-10 is Friday 2026-12-25, "
-        "Christmas Day; moved to the next business day, Monday 2026-12-28 "
+        "15 calendar days after Thursday, December 10, 2026 is Friday, December 25, 2026, "
+        "Christmas Day; moved to the next business day, Monday, December 28, 2026 "
         "(GCL § 25-a). Rule R-APL-1 (Appeal to the Board of Trustees) counts "
         "from the issuance of the notice of violation; that day itself is not "
         "counted (GCL § 20)."
@@ -109,7 +109,7 @@ def test_appeal_due_on_a_business_day_is_not_moved():
     result = compute("R-APL-1", date(2026, 3, 2))
     assert result.due == date(2026, 3, 17)
     assert result.explanation.startswith(
-        "15 calendar days after Monday 2026-03-02 is Tuesday 2026-03-17. "
+        "15 calendar days after Monday, March 2, 2026 is Tuesday, March 17, 2026. "
     )
     assert "moved" not in result.explanation
 
@@ -119,8 +119,8 @@ def test_appeal_due_on_saturday_christmas_rolls_to_monday_not_friday():
     result = compute("R-APL-1", date(2027, 12, 10))
     assert result.due == date(2027, 12, 27)
     assert (
-        "is Saturday 2027-12-25, Christmas Day; moved to the next business day, "
-        "Monday 2027-12-27 (GCL § 25-a)." in result.explanation
+        "is Saturday, December 25, 2027, Christmas Day; moved to the next business day, "
+        "Monday, December 27, 2027 (GCL § 25-a)." in result.explanation
     )
 
 
@@ -138,14 +138,16 @@ def test_appeal_due_on_lincolns_birthday_rolls_to_friday():
     # Wed Jan 28 2026 + 15 = Thu Feb 12 (Lincoln's Birthday); Fri Feb 13.
     result = compute("R-APL-1", date(2026, 1, 28))
     assert result.due == date(2026, 2, 13)
-    assert "Thursday 2026-02-12, Lincoln's Birthday; moved" in result.explanation
+    assert (
+        "Thursday, February 12, 2026, Lincoln's Birthday; moved" in result.explanation
+    )
 
 
 def test_appeal_due_on_election_day_rolls_to_wednesday():
     # Mon Oct 19 2026 + 15 = Tue Nov 3 (Election Day); Wed Nov 4.
     result = compute("R-APL-1", date(2026, 10, 19))
     assert result.due == date(2026, 11, 4)
-    assert "Tuesday 2026-11-03, Election Day; moved" in result.explanation
+    assert "Tuesday, November 3, 2026, Election Day; moved" in result.explanation
 
 
 def test_appeal_due_on_a_plain_saturday_does_not_repeat_the_weekday():
@@ -153,8 +155,8 @@ def test_appeal_due_on_a_plain_saturday_does_not_repeat_the_weekday():
     result = compute("R-APL-1", date(2026, 2, 27))
     assert result.due == date(2026, 3, 16)
     assert result.explanation.startswith(
-        "15 calendar days after Friday 2026-02-27 is Saturday 2026-03-14; "
-        "moved to the next business day, Monday 2026-03-16 (GCL § 25-a)."
+        "15 calendar days after Friday, February 27, 2026 is Saturday, March 14, 2026; "
+        "moved to the next business day, Monday, March 16, 2026 (GCL § 25-a)."
     )
 
 
@@ -164,9 +166,9 @@ def test_appeal_due_on_an_office_closure_rolls_and_says_why():
     result = compute("R-APL-1", date(2026, 3, 2), calendar=calendar)
     assert result.due == date(2026, 3, 18)
     assert result.explanation.startswith(
-        "15 calendar days after Monday 2026-03-02 is Tuesday 2026-03-17, village "
-        "office closed: storm; moved to the next business day, Wednesday "
-        "2026-03-18 (GCL § 25-a; a day the village office is closed counts like "
+        "15 calendar days after Monday, March 2, 2026 is Tuesday, March 17, 2026, village "
+        "office closed: storm; moved to the next business day, Wednesday, "
+        "March 18, 2026 (GCL § 25-a; a day the village office is closed counts like "
         "a holiday, because nothing can be filed at a closed office)."
     )
 
@@ -177,7 +179,7 @@ def test_appeal_due_on_christmas_with_the_office_closed_on_monday_too():
     result = compute("R-APL-1", date(2026, 12, 10), calendar=calendar)
     assert result.due == date(2026, 12, 29)
     assert (
-        "skipping Monday 2026-12-28, village office closed: heating failure."
+        "skipping Monday, December 28, 2026, village office closed: heating failure."
         in result.explanation
     )
     assert "nothing can be filed at a closed office" in result.explanation
@@ -196,9 +198,9 @@ def test_hearing_due_on_sunday_independence_day_skips_the_monday_observance():
     result = compute("R-APL-2", date(2027, 6, 4))
     assert result.due == date(2027, 7, 6)
     assert result.explanation.startswith(
-        "30 calendar days after Friday 2027-06-04 is Sunday 2027-07-04, "
-        "Independence Day; moved to the next business day, Tuesday 2027-07-06 "
-        "(GCL § 25-a), skipping Monday 2027-07-05, Independence Day (observed, "
+        "30 calendar days after Friday, June 4, 2027 is Sunday, July 4, 2027, "
+        "Independence Day; moved to the next business day, Tuesday, July 6, 2027 "
+        "(GCL § 25-a), skipping Monday, July 5, 2027, Independence Day (observed, "
         "GCL § 24)."
     )
 
@@ -236,8 +238,8 @@ def test_spill_known_on_friday_before_a_monday_holiday_is_due_tuesday():
     result = compute("R-SPL-3", date(2026, 1, 16))
     assert result.due == date(2026, 1, 20)
     assert result.explanation.startswith(
-        "The next business day after Friday 2026-01-16 (skipping Monday "
-        "2026-01-19, Martin Luther King Jr. Day) is Tuesday 2026-01-20."
+        "The next business day after Friday, January 16, 2026 (skipping Monday, "
+        "January 19, 2026, Martin Luther King Jr. Day) is Tuesday, January 20, 2026."
     )
 
 
@@ -263,7 +265,7 @@ def test_written_confirmation_before_thanksgiving_is_not_affected_by_it():
     result = compute("R-SPL-4", date(2026, 11, 20))
     assert result.due == date(2026, 11, 25)
     assert result.explanation.startswith(
-        "3 business days after Friday 2026-11-20 is Wednesday 2026-11-25. "
+        "3 business days after Friday, November 20, 2026 is Wednesday, November 25, 2026. "
     )
 
 
@@ -274,9 +276,9 @@ def test_written_confirmation_skips_thanksgiving_and_an_office_closure():
     result = compute("R-SPL-4", date(2026, 11, 25), calendar=calendar)
     assert result.due == date(2026, 12, 2)
     assert result.explanation.startswith(
-        "3 business days after Wednesday 2026-11-25 (skipping Thursday "
-        "2026-11-26, Thanksgiving Day; Friday 2026-11-27, village office closed: "
-        "day after Thanksgiving) is Wednesday 2026-12-02. Rule R-SPL-4"
+        "3 business days after Wednesday, November 25, 2026 (skipping Thursday, "
+        "November 26, 2026, Thanksgiving Day; Friday, November 27, 2026, village office closed: "
+        "day after Thanksgiving) is Wednesday, December 2, 2026. Rule R-SPL-4"
     )
     assert "(GCL § 24)" in result.explanation
 
@@ -307,7 +309,7 @@ def test_written_confirmation_with_a_closure_in_the_middle():
     calendar = BusinessCalendar({date(2026, 3, 17): "storm"})
     result = compute("R-SPL-4", date(2026, 3, 16), calendar=calendar)
     assert result.due == date(2026, 3, 20)
-    assert "(skipping Tuesday 2026-03-17, village office closed: storm)" in (
+    assert "(skipping Tuesday, March 17, 2026, village office closed: storm)" in (
         result.explanation
     )
 
@@ -319,7 +321,7 @@ def test_spill_record_from_leap_day_is_kept_until_february_28():
     result = compute("R-SPL-5", date(2028, 2, 29))
     assert result.due == date(2031, 2, 28)
     assert result.explanation.startswith(
-        "3 years after Tuesday 2028-02-29 is Friday 2031-02-28 (there is no "
+        "3 years after Tuesday, February 29, 2028 is Friday, February 28, 2031 (there is no "
         "February 29 in 2031, so the period ends on the last day of February, "
         "GCL § 30). This is a keep-until date: it is not moved for a weekend, "
         "holiday or office closure."
@@ -354,8 +356,8 @@ def test_suspension_notice_defaults_to_two_business_days():
     result = compute("R-SUS-1", date(2026, 1, 16))
     assert result.due == date(2026, 1, 21)
     assert result.explanation.startswith(
-        "2 business days after Friday 2026-01-16 (skipping Monday 2026-01-19, "
-        "Martin Luther King Jr. Day) is Wednesday 2026-01-21."
+        "2 business days after Friday, January 16, 2026 (skipping Monday, January 19, 2026, "
+        "Martin Luther King Jr. Day) is Wednesday, January 21, 2026."
     )
     assert "reasonable time" in result.explanation
 
@@ -385,8 +387,8 @@ def test_correction_after_a_christmas_eve_decision_runs_past_new_years_day():
     result = compute("R-COR-1", date(2026, 12, 24))
     assert result.due == date(2027, 1, 4)
     assert result.explanation.startswith(
-        "5 business days after Thursday 2026-12-24 (skipping Friday 2026-12-25, "
-        "Christmas Day; Friday 2027-01-01, New Year's Day) is Monday 2027-01-04."
+        "5 business days after Thursday, December 24, 2026 (skipping Friday, December 25, 2026, "
+        "Christmas Day; Friday, January 1, 2027, New Year's Day) is Monday, January 4, 2027."
     )
 
 
@@ -403,9 +405,9 @@ def test_program_change_from_august_31_ends_on_february_28_then_rolls():
     result = compute("R-DEF-2", date(2026, 8, 31))
     assert result.due == date(2027, 3, 1)
     assert result.explanation.startswith(
-        "6 months after Monday 2026-08-31 is Sunday 2027-02-28 (there is no "
+        "6 months after Monday, August 31, 2026 is Sunday, February 28, 2027 (there is no "
         "February 31 in 2027, so the period ends on the last day of February, "
-        "GCL § 30); moved to the next business day, Monday 2027-03-01 "
+        "GCL § 30); moved to the next business day, Monday, March 1, 2027 "
         "(GCL § 25-a)."
     )
 
@@ -447,7 +449,7 @@ def test_recalibration_due_on_sunday_veterans_day_skips_its_observance():
     # Sat Nov 11 2028 + 12 months = Sun Nov 11 2029; Mon Nov 12 observed; Tue 13.
     result = compute("R-ACC-2", date(2028, 11, 11))
     assert result.due == date(2029, 11, 13)
-    assert "skipping Monday 2029-11-12, Veterans' Day (observed, GCL § 24)" in (
+    assert "skipping Monday, November 12, 2029, Veterans' Day (observed, GCL § 24)" in (
         result.explanation
     )
 

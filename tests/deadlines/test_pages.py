@@ -165,18 +165,23 @@ def _main(html: str) -> str:
     return html.split("<main", 1)[1].split(">", 1)[1].split("</main>", 1)[0]
 
 
+def _shown(html: str) -> str:
+    """The main part's text a resident reads, details elements opened (tags,
+    and so option values and data- attributes, removed)."""
+    return " ".join(re.sub(r"<[^>]+>", " ", _main(html)).split())
+
+
 def _shown_outside_details(html: str) -> str:
     """The main part's text a resident reads without opening a details element
-    (tags, and so option values, removed), less the engine's explanation of the
-    count (the deadline engine's own words, the same on the staff pages)."""
+    (tags, and so option values, removed)."""
     text = re.sub(r"<details\b.*?</details>", " ", _main(html), flags=re.S)
-    text = re.sub(r'<p class="explanation">.*?</p>', " ", text, flags=re.S)
     return " ".join(re.sub(r"<[^>]+>", " ", text).split())
 
 
 def test_calculator_speaks_to_residents_with_the_appeal_rule_first(client):
-    """Issue 16: the appeal rule (R-APL-1) first, in words; no rule id or API
-    hint in the text; both one click away in a details element."""
+    """Issue 16: the appeal rule (R-APL-1) first, in words; the API hint one
+    click away in a details element. Issue 26: no rule id anywhere on the page
+    a resident reads, not even in the details."""
     html = client.get(reverse("deadlines:calculator")).content.decode()
     shown = _shown_outside_details(html)
     assert shown.startswith(
@@ -188,9 +193,10 @@ def test_calculator_speaks_to_residents_with_the_appeal_rule_first(client):
     details = re.search(
         r'<details[^>]*data-testid="calculator-more".*?</details>', html, re.S
     ).group(0)
-    assert "R-APL-1" in details
-    assert "/api/deadlines/compute?rule=R-APL-1" in details
+    assert "/api/deadlines/compute" in details
     assert section_of("R-APL-1") in details
+    assert not re.search(r"R-[A-Z]{3}-\d", _shown(html)), _shown(html)
+    assert not re.search(r"\d{4}-\d{2}-\d{2}", _shown(html)), _shown(html)
 
 
 def test_calculator_offers_the_appeal_first_by_its_plain_name(client):
@@ -206,12 +212,31 @@ def test_calculator_answer_keeps_the_rule_one_click_away(client):
     ).content.decode()
     shown = _shown_outside_details(html)
     assert "Due Monday, December 28, 2026" in shown
-    assert "Christmas Day" in html  # how it was counted, in the engine's words
     assert not re.search(r"R-[A-Z]+-\d", shown), shown
     rule = re.search(
         r'<details[^>]*data-testid="result-rule".*?</details>', html, re.S
     ).group(0)
-    assert "R-APL-1" in rule and section_of("R-APL-1") in rule
+    assert section_of("R-APL-1") in rule
+
+
+def test_calculator_answer_speaks_in_words_not_rule_ids_or_iso_dates(client):
+    """Issue 26: the answer says how the date was counted as a letter would
+    (cases.deadlines.words), the legal basis in a quieter line; the page a
+    resident reads has no rule id, no ISO date and no "GCL §" shorthand."""
+    html = client.get(
+        reverse("deadlines:calculator"), {"rule": "R-APL-1", "event_date": "2026-12-10"}
+    ).content.decode()
+    shown = _shown(html)
+    assert (
+        "Counted 15 days from the notice date, Thursday, December 10, 2026; the "
+        "last day fell on Christmas Day, a public holiday, and then a weekend, so "
+        "it moves to Monday, December 28, 2026."
+    ) in shown
+    assert "General Construction Law sections 20 and 25-a." in shown
+    assert not re.search(r"R-[A-Z]{3}-\d", shown), shown
+    assert not re.search(r"\d{4}-\d{2}-\d{2}", shown), shown
+    assert "GCL" not in shown
+    assert 'data-due="2026-12-28"' in html  # for machines, in an attribute
 
 
 def test_calculator_offers_only_rules_with_a_fixed_or_default_period(client):

@@ -32,12 +32,12 @@ def test_correcting_the_issue_date_recomputes_the_appeal_deadline(make_case, smo
     )
 
     deadline.refresh_from_db()
-    # 15 days after 2026-12-10 is Christmas Day → Monday 2026-12-28 (GCL § 25-a).
+    # 15 days after 2026-12-10 is Christmas Day → Monday, December 28, 2026 (GCL § 25-a).
     assert deadline.event_date == dt.date(2026, 12, 10)
     assert deadline.due_date == dt.date(2026, 12, 28)
     assert "Christmas Day" in deadline.explanation
     [summary] = _events(case, "Deadline recomputed")
-    assert "Friday 2026-12-18 → Monday 2026-12-28" in summary
+    assert "Friday, December 18, 2026 → Monday, December 28, 2026" in summary
     event = CaseEvent.objects.get(case=case, summary=summary)
     assert "Typo on intake" in event.detail and event.actor == smo_user
 
@@ -112,9 +112,9 @@ def test_a_new_office_closure_moves_a_business_day_deadline_and_says_so(
     assert deadline.due_date == dt.date(2026, 3, 6)  # Wed skipped: Tue, Thu, Fri
     assert "Snow emergency" in deadline.explanation
     [summary] = _events(case, "Deadline recomputed")
-    assert "Thursday 2026-03-05 → Friday 2026-03-06" in summary
+    assert "Thursday, March 5, 2026 → Friday, March 6, 2026" in summary
     event = CaseEvent.objects.get(case=case, summary=summary)
-    assert "Office closure added on Wednesday 2026-03-04" in event.detail
+    assert "Office closure added on Wednesday, March 4, 2026" in event.detail
 
 
 def test_a_closure_outside_the_period_changes_nothing(make_case, smo_user):
@@ -157,7 +157,7 @@ def test_removing_the_closure_moves_the_deadline_back(make_case, smo_user):
     assert deadline.due_date == dt.date(2026, 3, 5)
     assert not OfficeClosure.objects.exists()
     summaries = _events(case, "Deadline recomputed")
-    assert summaries[-1].endswith("Friday 2026-03-06 → Thursday 2026-03-05")
+    assert summaries[-1].endswith("Friday, March 6, 2026 → Thursday, March 5, 2026")
 
 
 def test_a_closure_twice_on_one_day_is_refused(smo_user):

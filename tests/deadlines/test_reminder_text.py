@@ -3,6 +3,7 @@ schedule that chose the day (a deadline three business days away reached the
 five-day step and was announced as "Due in 5 business day(s)")."""
 
 import datetime as dt
+import re
 
 import pytest
 from django.core import mail
@@ -67,6 +68,11 @@ def test_three_business_days_left_says_three_to_the_discharger_and_the_smo(
         assert "day(s)" not in subjects[address]
     staff_body = next(m.body for m in mail.outbox if m.to == [smo_user.email])
     assert staff_body.startswith(f"Due in 3 business days: {deadline.label}")
+    # Dates in words for staff and the discharger alike (issue 26).
+    for message in mail.outbox:
+        assert message.subject.endswith(", Tuesday, December 8, 2026")
+        assert "Tuesday, December 8, 2026" in message.body
+        assert not re.search(r"\d{4}-\d{2}-\d{2}", message.subject + message.body)
     # The chronology says the same.
     events = CaseEvent.objects.filter(case=case, kind="reminder")
     assert events.count() == 2

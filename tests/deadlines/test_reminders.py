@@ -2,6 +2,7 @@
 query counts that do not grow with deadlines not yet due."""
 
 import datetime as dt
+import re
 
 import pytest
 from django.core import mail
@@ -13,6 +14,7 @@ from kombu.exceptions import OperationalError
 from cases import tasks
 from cases.deadlines import reminders
 from cases.deadlines.business_days import BusinessCalendar
+from cases.humanize import human_date, human_long_date, human_short_date
 from cases.models import CaseEvent, Deadline, OutgoingMessage, Reminder, StaffDigest
 from cases.outbox import services as outbox
 
@@ -246,6 +248,12 @@ def test_digest_lists_due_this_week_and_overdue_and_sends_once(smo_user, make_ca
     [message] = mail.outbox
     assert "1 overdue, 1 due this week" in message.subject
     assert case.number in message.body
+    # Dates in words (issue 26): "Deadlines Dec 5, 2026", "- Mon, Dec 7, 2026".
+    assert f"Deadlines {human_short_date(today)}: " in message.subject
+    assert message.body.startswith(f"Deadlines on {human_long_date(today)}\n")
+    soon = today + dt.timedelta(days=2)
+    assert f"- {human_date(soon)}  " in message.body
+    assert not re.search(r"\d{4}-\d{2}-\d{2}", message.subject + message.body)
 
 
 def test_a_digest_with_nothing_due_sends_no_mail(smo_user):

@@ -136,15 +136,15 @@ def test_a_party_with_a_violation_an_upheld_notice_and_a_court_order_has_a_histo
     assert "No previous violation" not in line
     assert "Previous violations by Pat Owner" in line
     assert (
-        f"2025-06-01 violation confirmed (case {earlier.number}, at 3 Bay Avenue)"
+        f"Jun 1, 2025: violation confirmed (case {earlier.number}, at 3 Bay Avenue)"
         in (line)
     )
     assert (
-        f"2025-06-02 notice of violation NOV-{notice.pk} issued (case "
-        f"{earlier.number}, at 3 Bay Avenue, upheld on appeal 2025-06-30)"
+        f"Jun 2, 2025: notice of violation NOV-{notice.pk} issued (case "
+        f"{earlier.number}, at 3 Bay Avenue, upheld on appeal Jun 30, 2025)"
     ) in line
     assert (
-        "2025-08-20 court order to abate or restore (Suffolk County Supreme Court)"
+        "Aug 20, 2025: court order to abate or restore (Suffolk County Supreme Court)"
         in (line)
     )
     with pytest.raises(Refused, match="five criteria"):
@@ -159,7 +159,7 @@ def test_a_clean_party_shows_no_history_of_previous_violations(
     client.force_login(attorney_user)
     line = criterion_line(client, remedy)
     assert line.startswith("<li>✔")
-    assert "No previous violation by Pat Owner before 2026-04-01" in line
+    assert "No previous violation by Pat Owner before Wednesday, April 1, 2026" in line
     done = svc.remedy_step(obj=remedy, transition="recommend", actor=attorney_user)
     assert "No previous violation by Pat Owner" in done.history_at_recommendation
 
@@ -171,7 +171,7 @@ def test_a_confirmed_violation_alone_is_a_history(
     earlier_case(smo_user, owner, on=dt.date(2026, 1, 15))
     remedy = propose(confirmed_case, smo_user, owner)
     _, met, how = remedy.criteria()[1]
-    assert not met and "2026-01-15 violation confirmed" in how
+    assert not met and "Jan 15, 2026: violation confirmed" in how
 
 
 def test_a_later_violation_or_another_persons_does_not_count(
@@ -218,5 +218,6 @@ def test_an_injunction_granted_is_a_history(
     _, met, how = remedy.criteria()[1]
     assert not met
     assert (
-        "2025-09-01 permanent injunction granted (Suffolk County Supreme Court)" in how
+        "Sep 1, 2025: permanent injunction granted (Suffolk County Supreme Court)"
+        in how
     )

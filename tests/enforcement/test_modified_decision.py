@@ -115,7 +115,7 @@ def test_a_modified_decision_opens_no_correction_clock_on_the_notice_appealed(
     assert "The Board modified the notice on appeal" in remediation.waived_reason
     assert notice.compliance_deadline() is None
     assert CaseEvent.objects.filter(
-        summary__startswith="Modified by the Board on 2026-03-26: no five-business-day"
+        summary__startswith="Modified by the Board on Thursday, March 26, 2026: no five-business-day"
     ).exists()
     # The original requirements no longer stand: not "not complied" with them.
     with pytest.raises(Refused, match="the Board modified this notice on appeal"):

@@ -39,7 +39,7 @@ def test_an_offense_exactly_five_years_before_counts():
 def test_an_offense_five_years_and_a_day_before_does_not_count():
     result = tier_for(NEW, [PriorOffense(dt.date(2021, 6, 14))])
     assert result.tier.number == 1
-    assert "outside the five years, not counted: 2021-06-14" in result.explanation
+    assert "outside the five years, not counted: Jun 14, 2021" in result.explanation
 
 
 def test_third_offense_all_within_five_years_is_700_to_1000():
@@ -95,7 +95,7 @@ def test_acquittals_do_not_count_and_pending_is_listed_not_counted(owner):
     offense(owner, dt.date(2025, 1, 1), OffenseRecord.Outcome.PENDING, "b")
     result = tier_for_party(owner, NEW)
     assert result.tier.number == 1
-    assert "2025-01-01 (b), pending, not counted" in result.explanation
+    assert "Jan 1, 2025 (b), pending, not counted" in result.explanation
     assert "2024-01-01" not in result.explanation  # an acquittal is no offense
 
 
@@ -105,7 +105,7 @@ def test_a_pending_charge_alone_leaves_a_first_offense(owner):
     result = tier_for_party(owner, NEW)
     assert result.tier.number == 1
     assert "Prior convictions within five years: none." in result.explanation
-    assert "2025-09-01 (Dumping), pending, not counted" in result.explanation
+    assert "Sep 1, 2025 (Dumping), pending, not counted" in result.explanation
     assert "1 + 0 = 1: a first offense (R-PEN-1)" in result.explanation
 
 
@@ -118,7 +118,9 @@ def test_one_conviction_within_five_years_makes_a_second_offense(owner, outcome)
     result = tier_for_party(owner, NEW)
     assert result.tier.number == 2
     assert (result.tier.minimum, result.tier.maximum) == (350, 700)
-    assert "Prior convictions within five years: 1 — 2023-05-01" in (result.explanation)
+    assert "Prior convictions within five years: 1 — May 1, 2023" in (
+        result.explanation
+    )
 
 
 @pytest.mark.django_db
@@ -127,7 +129,7 @@ def test_a_conviction_older_than_five_years_is_not_counted(owner):
     offense(owner, dt.date(2021, 6, 14), OffenseRecord.Outcome.CONVICTED)
     result = tier_for_party(owner, NEW)
     assert result.tier.number == 1
-    assert "outside the five years, not counted: 2021-06-14" in result.explanation
+    assert "outside the five years, not counted: Jun 14, 2021" in result.explanation
 
 
 @pytest.mark.django_db
@@ -139,7 +141,7 @@ def test_two_convictions_within_five_years_make_a_third_offense(owner):
     assert result.tier.number == 3
     assert (result.tier.minimum, result.tier.maximum) == (700, 1000)
     assert "1 + 2 = 3" in result.explanation
-    assert "2025-12-01 (Pool water to the MS4), pending, not counted" in (
+    assert "Dec 1, 2025 (Pool water to the MS4), pending, not counted" in (
         result.explanation
     )
 

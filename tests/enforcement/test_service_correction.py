@@ -161,7 +161,7 @@ def test_a_later_service_date_makes_the_notice_served_late(served, smo_client):
     late = selectors.late_service(served.notice)
     assert late is not None and late.record.pk == served.pk
     event = CaseEvent.objects.get(summary__startswith="Service record corrected")
-    assert "date 2026-03-04 → 2026-03-16" in event.summary
+    assert "date Wednesday, March 4, 2026 → Monday, March 16, 2026" in event.summary
     # The days to appeal count from the issue (R-APL-1): the deadline stays.
     assert served.notice.deadlines().get(rule_id="R-APL-1").due_date == due
 

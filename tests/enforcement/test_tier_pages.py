@@ -49,7 +49,7 @@ def test_a_pending_charge_is_shown_on_the_draft_and_leaves_a_first_offense(
     url = reverse("enforcement:notice_create", args=[confirmed_case.pk])
 
     page = client.get(url).content.decode()
-    assert "2025-06-01 (Oil to the drain), pending, not counted" in page
+    assert "Jun 1, 2025 (Oil to the drain), pending, not counted" in page
     assert "a first offense (R-PEN-1)" in page
 
     # A second offense's fine is refused: the pending charge does not count.
@@ -84,8 +84,8 @@ def test_a_conviction_within_five_years_makes_the_issued_notice_a_second_offense
     assert notice.status == NoticeStatus.ISSUED
     assert notice.fine_tier == 2
     page = client.get(detail).content.decode()
-    assert "Prior convictions within five years: 1 — 2024-01-10 (Pool water)" in page
-    assert "2025-06-01 (Oil to the drain), pending, not counted" in page
+    assert "Prior convictions within five years: 1 — Jan 10, 2024 (Pool water)" in page
+    assert "Jun 1, 2025 (Oil to the drain), pending, not counted" in page
 
 
 def test_the_offense_history_says_what_counts_toward_the_tier(owner, client_as):

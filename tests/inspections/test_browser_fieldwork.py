@@ -15,6 +15,7 @@ import re
 import pytest
 from django.utils import timezone
 
+from cases.humanize import human_long_date
 from cases.models import CaseParty
 from cases.services import case_add_party, case_open_from_reports
 from inspections.models import (
@@ -239,7 +240,7 @@ def test_spill_told_by_telephone_is_confirmed_in_writing_and_closed(
     story = [
         f"Spill notification {spill.pk} recorded: Wash water (nonhazardous)",
         f"Written confirmation of spill {spill.pk} mailed "
-        f"{timezone.localdate():%Y-%m-%d} — on time",
+        f"{human_long_date(timezone.localdate())} — on time",
         f"Spill notification {spill.pk} closed",
     ]
     positions = [chronology.index(line) for line in story]

@@ -220,7 +220,11 @@ def test_spill_offers_the_written_confirmation_and_close_says_what_first(
     spill.refresh_from_db()
     assert spill.status == SpillStatus.CLOSED
     html = html_of(client, spill.get_absolute_url())
-    for words in ("recorded: Wash water", "mailed 2026-12-18 — on time", "closed"):
+    for words in (
+        "recorded: Wash water",
+        "mailed Friday, December 18, 2026 — on time",
+        "closed",
+    ):
         assert words in html
 
 

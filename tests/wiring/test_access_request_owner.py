@@ -97,7 +97,7 @@ def test_a_respondent_who_is_not_the_owner_gets_a_copy_of_the_owners_letter(
     assert CaseEvent.objects.filter(
         case=confirmed_case,
         summary__endswith=(
-            "owner's permission for access requested by letter of 2026-03-20 "
+            "owner's permission for access requested by letter of Friday, March 20, 2026 "
             "to Pat Owner, copy to Agent LLC"
         ),
     ).exists()
@@ -132,7 +132,7 @@ def test_the_owner_who_is_the_respondent_gets_the_letter_without_a_cc(
     # One addressee: the owner's own code, as on every letter to a party.
     assert live_access(confirmed_case, owner).printed in text
     assert CaseEvent.objects.filter(
-        summary__endswith="requested by letter of 2026-03-20 to Pat Owner"
+        summary__endswith="requested by letter of Friday, March 20, 2026 to Pat Owner"
     ).exists()
 
 

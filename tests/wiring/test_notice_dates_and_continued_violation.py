@@ -392,7 +392,8 @@ def test_the_notice_page_states_the_count_from_the_notice_date(
         "Counted from Friday, March 13, 2026, the last date the notice requires "
         "compliance by." in body
     )
-    assert "Wednesday, March 18, 2026" not in body
+    # Not from the last day to appeal (Wednesday, March 18, 2026).
+    assert "Counted from Wednesday, March 18, 2026" not in body
 
 
 # --- the letter refuses to say less than § 132-13 A requires ------------------
@@ -445,7 +446,7 @@ def test_the_notice_page_states_the_count_from_the_notice_date(
                 "remediation_deadline": None,
                 "fine": None,
             },
-            r"compliance date of requirement \(6\) \(2026-02-27\) is before",
+            r"compliance date of requirement \(6\) \(Friday, February 27, 2026\) is before",
         ),
     ],
 )

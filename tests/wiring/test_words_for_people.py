@@ -68,7 +68,10 @@ def test_the_notice_explains_its_dates_in_words_and_the_law_on_a_quiet_line(
         assert "Village Code section 132-14" in text
     # The office's explanation stored on the deadline stays the office's.
     stored = open_deadline_for(issued_notice, "R-APL-1")
-    assert "GCL § 25-a" in stored.explanation and "2026-03-23" in stored.explanation
+    assert (
+        "GCL § 25-a" in stored.explanation
+        and "Monday, March 23, 2026" in stored.explanation
+    )
 
 
 def test_the_decision_letter_has_no_rule_id_iso_date_or_shorthand(
