@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "cases",
     "inspections",
     "enforcement",
+    "ledger",
 ]
 
 MIDDLEWARE = [
