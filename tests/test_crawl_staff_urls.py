@@ -114,6 +114,7 @@ from inspections.models import (
     SpillNotification,
     WarrantApplication,
 )
+from ledger.models import Charge, Payment
 from tests.annual import conftest as annual_conftest
 from tests.conftest import make_user
 from tests.enforcement.conftest import hearing_notice_sent, issued_notice_of_hearing
@@ -784,6 +785,11 @@ FILL = {
         AlternativeRemedyItem, limit=1
     ),  # POST
     "enforcement:termination_reinstatement": pk_of(AccessTermination),  # POST
+    # the ledger (issue 27; its demo: a fine partly paid, an invoice paid)
+    "ledger:charge_detail": pk_of(Charge),
+    "ledger:payment_record": pk_of(Charge, limit=1),  # POST
+    "ledger:charge_write_off": pk_of(Charge, limit=1),  # POST
+    "ledger:payment_void": pk_of(Payment, limit=1),  # POST
     # deadlines
     "deadlines:ical": feed_tokens,
     "deadlines:detail": pk_of(Deadline, by=("status", "rule_id")),
