@@ -9,6 +9,6 @@ class LedgerConfig(AppConfig):
         # The lower apps ask the ledger through registries they own (STYLE.md,
         # "Layers"): enforcement (a notice's fine, an invoice, its payments), the
         # case's resolve guard, the annual report's money lines.
-        from . import confirmations, hooks  # noqa: F401 (builders register)
+        from . import confirmations, documents, hooks  # noqa: F401 (they register)
 
         hooks.register_all()

@@ -8,6 +8,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cases import exports
+from cases.documents.contracts import DocumentKind
+from cases.documents.selectors import latest_document
 from cases.humanize import money
 from cases.roles import CASE_READERS, Role, has_role, role_required
 from cases.views.actions import attempt, confirmed_form_class
@@ -46,6 +48,7 @@ def _charge_page(request, charge, *, pay_form=None, void_form=None, write_off=No
             form = void_form if void_form and void_form.payment == p else None
             form = form or _void_form(p)
             form.payment = p
+        p.receipt = latest_document(p, DocumentKind.PAYMENT_RECEIPT)
         payments.append((p, form))
     open_balance = charge.status in ("unpaid", "partly_paid", "referred")
     context = {
