@@ -192,6 +192,8 @@ class Charge(models.Model):
 
     def is_past_due(self, today=None) -> bool:
         today = today or timezone.localdate()
+        if self.notice is not None and self.notice.pending_appeal() is not None:
+            return False  # not due while the Board decides the appeal (R-APL-2)
         return (
             self.due_on is not None
             and today > self.due_on

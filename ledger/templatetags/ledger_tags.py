@@ -2,6 +2,7 @@
 
 from django import template
 
+from cases.documents.contracts import how_to_pay
 from cases.panels import render_panel
 
 from .. import selectors
@@ -30,3 +31,14 @@ def case_ledger_panel(context, case):
         "ledger/_case_panel.html",
         {"charges": charges, "settled_words": settled_words(charges)},
     )
+
+
+@register.simple_tag(takes_context=True)
+def respondent_charges(context, access):
+    """The respondent's page: each amount the Village asks of this person on
+    this case, what was paid, the balance and how to pay (no payment online)."""
+    charges = [c for c in selectors.party_charges(access.party, cases=[access.case])]
+    for c in charges:
+        c.payments_counted = [p for p in c.payments.all() if not p.is_voided]
+        c.how_to_pay = how_to_pay(c.reference) if c.balance() else ""
+    return render_panel(context, "ledger/_respondent.html", {"charges": charges})
