@@ -37,7 +37,7 @@ def case_ledger_panel(context, case):
 def respondent_charges(context, access):
     """The respondent's page: each amount the Village asks of this person on
     this case, what was paid, the balance and how to pay (no payment online)."""
-    charges = [c for c in selectors.party_charges(access.party, cases=[access.case])]
+    charges = selectors.party_charges(access.party, cases=[access.case])
     for c in charges:
         c.payments_counted = [p for p in c.payments.all() if not p.is_voided]
         c.how_to_pay = how_to_pay(c.reference) if c.balance() else ""
