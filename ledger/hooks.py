@@ -113,8 +113,24 @@ def notice_charge(notice):
     return Charge.objects.filter(notice=notice, kind=ChargeKind.NOV_FINE).first()
 
 
+def owed_on_case(case):
+    """What is owed on `case` for its resolve guard (cases.balances)."""
+    from cases.balances import Owed
+    from cases.humanize import money
+
+    from .selectors import unsettled_charges
+
+    return [
+        Owed(f"{money(c.balance())} on {c.reference}", c.get_absolute_url())
+        for c in unsettled_charges(case)
+    ]
+
+
 def register_all():
+    from cases import balances
     from enforcement import charges
+
+    balances.register(owed_on_case)
 
     charges.register("notice_issued", charge_for_notice)
     charges.register("remedy_invoiced", charge_for_remedy)
