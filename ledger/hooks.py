@@ -128,9 +128,13 @@ def owed_on_case(case):
 
 def register_all():
     from cases import balances
+    from cases.annual import sources
     from enforcement import charges
 
+    from .annual import money_lines
+
     balances.register(owed_on_case)
+    sources.register(money_lines)
 
     charges.register("notice_issued", charge_for_notice)
     charges.register("remedy_invoiced", charge_for_remedy)

@@ -139,7 +139,10 @@ class Charge(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.reference}: {self.get_kind_display()}"
+        return (
+            f"{self.reference}: {self.get_kind_display()}, ${self.amount:,.2f} "
+            f"to {self.payer}"
+        )
 
     def get_absolute_url(self) -> str:
         return reverse("ledger:charge_detail", args=[self.pk])
@@ -269,7 +272,13 @@ class Payment(models.Model):
         ]
 
     def __str__(self):
-        return f"Receipt {self.receipt_number}"
+        return (
+            f"Receipt {self.receipt_number}: ${self.amount:,.2f} received "
+            f"{self.received_on:%Y-%m-%d} against {self.charge.reference}"
+        )
+
+    def get_absolute_url(self) -> str:
+        return self.charge.get_absolute_url()
 
     @property
     def is_voided(self) -> bool:
