@@ -31,3 +31,22 @@ def _charge_write_off(charge) -> str:
         f"{charge.reference} means the Village will not collect it; the reason is "
         "kept in the case file and a later payment can no longer be recorded."
     )
+
+
+@builder("court_refer")
+def _court_refer(charge) -> str:
+    return (
+        f"Referring {charge.reference} sends its unpaid balance of "
+        f"{money(charge.balance())} to the Justice Court for prosecution; the "
+        "court packet is then printed from the referral. The charge can no longer "
+        "be written off from this page."
+    )
+
+
+@builder("court_disposition")
+def _court_disposition(referral) -> str:
+    return (
+        "Recording the court's disposition is final: a conviction enters the "
+        "defendant's offense history (it counts for the tier of a later notice) "
+        "and the fine and surcharge imposed become a charge on the ledger."
+    )

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from cases.widgets import DateInput
 
-from .models import WINDOW_METHODS, ChargeKind
+from .models import WINDOW_METHODS, ChargeKind, CourtOutcome
 from .selectors import STATUS_CHOICES
 from .services import amount_error
 
@@ -99,3 +99,56 @@ class PeriodForm(forms.Form):
         if start and end and start > end:
             self.add_error("end", "The end date is before the start date.")
         return data
+
+
+class ReferForm(forms.Form):
+    referred_on = forms.DateField(
+        label="Date referred",
+        widget=DateInput(),
+        error_messages={"required": "Give the date it is referred."},
+    )
+    note = forms.CharField(
+        label="Note for the court (optional)",
+        widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+        max_length=2000,
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["referred_on"].initial = timezone.localdate()
+
+
+class DispositionForm(forms.Form):
+    docket_number = forms.CharField(label="Docket number", max_length=60)
+    outcome = forms.ChoiceField(
+        label="What the court did", choices=[("", "---------"), *CourtOutcome.choices]
+    )
+    outcome_on = forms.DateField(label="Date of the disposition", widget=DateInput())
+    adjourned_to = forms.DateField(
+        label="Adjourned to (if adjourned)", widget=DateInput(), required=False
+    )
+    fine_imposed = forms.CharField(
+        label="Fine imposed ($)", max_length=20, required=False
+    )
+    surcharge_imposed = forms.CharField(
+        label="Surcharge imposed ($)", max_length=20, required=False
+    )
+    imprisonment_days = forms.IntegerField(
+        label="Imprisonment ordered (days)", min_value=1, required=False
+    )
+
+    def _money(self, name):
+        raw = (self.cleaned_data.get(name) or "").strip().replace(",", "").lstrip("$")
+        if not raw:
+            return None
+        error = amount_error(raw)
+        if error:
+            raise forms.ValidationError(error)
+        return Decimal(raw)
+
+    def clean_fine_imposed(self):
+        return self._money("fine_imposed")
+
+    def clean_surcharge_imposed(self):
+        return self._money("surcharge_imposed")

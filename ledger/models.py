@@ -15,6 +15,7 @@ from django.db.models import Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 
+from cases.humanize import human_long_date
 from cases.models import Case, Party
 
 ZERO = Decimal("0.00")
@@ -288,4 +289,89 @@ class Payment(models.Model):
         words = self.get_method_display()
         if self.method == PaymentMethod.CHECK and self.check_number:
             words += f" no. {self.check_number}"
+        return words
+
+
+class CourtOutcome(models.TextChoices):
+    CONVICTED = "convicted", "Convicted"
+    DISMISSED = "dismissed", "Dismissed"
+    ADJOURNED = "adjourned", "Adjourned"
+
+
+class CourtReferral(models.Model):
+    """A charge past due referred to the Village Justice Court, where violations
+    of Chapter 132 are prosecuted and penalties follow a conviction (§ 132-13 B,
+    R-PEN-1..3), with the court's disposition as the clerk or the SMO records
+    it. Nothing here is filed with the court electronically."""
+
+    charge = models.OneToOneField(
+        Charge, on_delete=models.PROTECT, related_name="court_referral"
+    )
+    case = models.ForeignKey(
+        Case, on_delete=models.PROTECT, related_name="court_referrals"
+    )
+    defendant = models.ForeignKey(
+        Party, on_delete=models.PROTECT, related_name="court_referrals"
+    )
+    court = models.CharField(max_length=200, default="Village of Poquott Justice Court")
+    referred_on = models.DateField()
+    note = models.TextField(blank=True)
+    referred_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    # The disposition (the latest recorded; an adjournment may be followed by
+    # another record).
+    docket_number = models.CharField(max_length=60, blank=True)
+    outcome = models.CharField(max_length=12, choices=CourtOutcome.choices, blank=True)
+    outcome_on = models.DateField(null=True, blank=True)
+    adjourned_to = models.DateField(null=True, blank=True)
+    fine_imposed = models.DecimalField(
+        max_digits=9, decimal_places=2, null=True, blank=True
+    )
+    surcharge_imposed = models.DecimalField(
+        max_digits=9, decimal_places=2, null=True, blank=True
+    )
+    imprisonment_days = models.PositiveIntegerField(null=True, blank=True)
+    offense = models.OneToOneField(
+        "enforcement.OffenseRecord",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="court_referral",
+    )
+    court_fine = models.OneToOneField(
+        Charge,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="imposed_by",
+    )
+    disposition_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-referred_on", "-id"]
+
+    def __str__(self):
+        return f"Justice Court referral {self.pk}: {self.charge.reference}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("ledger:referral_detail", args=[self.pk])
+
+    @property
+    def disposed(self) -> bool:
+        return self.outcome in (CourtOutcome.CONVICTED, CourtOutcome.DISMISSED)
+
+    def status_words(self) -> str:
+        if not self.outcome:
+            return "Awaiting the court"
+        words = self.get_outcome_display()
+        if self.outcome == CourtOutcome.ADJOURNED and self.adjourned_to:
+            return f"{words} to {human_long_date(self.adjourned_to)}"
         return words

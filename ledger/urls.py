@@ -2,7 +2,7 @@ from django.urls import path
 
 from cases.exports import export_paths
 
-from . import views
+from . import court_views, views
 
 app_name = "ledger"
 
@@ -17,6 +17,14 @@ urlpatterns = [
         name="charge_write_off",
     ),
     path("payments/<int:pk>/void/", views.payment_void, name="payment_void"),
+    path("charges/<int:pk>/refer/", court_views.charge_refer, name="charge_refer"),
+    path("court/<int:pk>/", court_views.referral_detail, name="referral_detail"),
+    path(
+        "court/<int:pk>/disposition/",
+        court_views.referral_disposition,
+        name="referral_disposition",
+    ),
+    path("court/<int:pk>/packet.pdf", court_views.referral_packet, name="packet"),
     path("treasurer/", views.treasurer_report, name="treasurer"),
     *export_paths("treasurer/payments", views.payments_export, "payments"),
 ]

@@ -15,6 +15,7 @@ from cases.roles import CASE_READERS, Role, has_role, role_required
 from cases.views.actions import attempt, confirmed_form_class
 
 from . import selectors, services
+from .court_views import refer_form
 from .exports import LEDGER_COLUMNS, PAYMENT_COLUMNS
 from .forms import LedgerFilterForm, PaymentForm, PeriodForm, ReasonForm
 from .models import Charge, Payment
@@ -38,7 +39,9 @@ def _write_off_form(charge, data=None):
     )
 
 
-def _charge_page(request, charge, *, pay_form=None, void_form=None, write_off=None):
+def _charge_page(
+    request, charge, *, pay_form=None, void_form=None, write_off=None, refer=None
+):
     charge = get_object_or_404(selectors.charges_base(), pk=charge.pk)
     may_write = has_role(request.user, Role.SMO)
     payments = []
@@ -60,6 +63,12 @@ def _charge_page(request, charge, *, pay_form=None, void_form=None, write_off=No
         else None,
         "write_off_form": (write_off or _write_off_form(charge))
         if may_write and charge.balance()
+        else None,
+        "refer_form": (refer or refer_form(charge))
+        if may_write and charge.balance() and charge.referred_on is None
+        else None,
+        "referral": getattr(charge, "court_referral", None)
+        if charge.referred_on
         else None,
     }
     return render(request, "ledger/charge_detail.html", context)

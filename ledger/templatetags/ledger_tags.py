@@ -42,3 +42,13 @@ def respondent_charges(context, access):
         c.payments_counted = [p for p in c.payments.all() if not p.is_voided]
         c.how_to_pay = how_to_pay(c.reference) if c.balance() else ""
     return render_panel(context, "ledger/_respondent.html", {"charges": charges})
+
+
+@register.simple_tag(takes_context=True)
+def smo_past_due_queue(context):
+    """The SMO's work queue: charges past due, each offering "Refer to the
+    Justice Court" (issue 27)."""
+    rows = selectors.past_due_charges()
+    return render_panel(
+        context, "ledger/_past_due_queue.html", {"rows": rows[:10], "count": len(rows)}
+    )
