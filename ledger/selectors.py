@@ -22,8 +22,11 @@ from .models import (
 
 
 def charges_base():
-    return Charge.objects.with_paid().select_related(
-        "case", "payer", "notice", "corrective_action", "abatement"
+    # The notice's appeals: a fine is not past due while one is pending.
+    return (
+        Charge.objects.with_paid()
+        .select_related("case", "payer", "notice", "corrective_action", "abatement")
+        .prefetch_related("notice__appeals")
     )
 
 
@@ -76,14 +79,10 @@ def ledger_search(
 def past_due_charges(today=None) -> list[Charge]:
     """Charges whose due date passed with a balance left, not referred nor
     written off: the SMO's work queue (issue 27)."""
-    qs = (
-        charges_base()
-        .filter(
-            due_on__lt=today or timezone.localdate(),
-            written_off_at__isnull=True,
-            referred_on__isnull=True,
-        )
-        .prefetch_related("notice__appeals")
+    qs = charges_base().filter(
+        due_on__lt=today or timezone.localdate(),
+        written_off_at__isnull=True,
+        referred_on__isnull=True,
     )
     return [c for c in qs.order_by("due_on", "pk") if c.is_past_due(today)]
 
