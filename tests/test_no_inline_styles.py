@@ -101,6 +101,7 @@ def test_pdf_only_templates_are_not_rendered_by_any_view():
         "documents/packet_appeal.html",
         "documents/packet_chronology.html",
         "documents/packet_evidence.html",
+        "ledger/packet_referral.html",  # the Justice Court packet (issue 27)
     ]
 
 
