@@ -50,7 +50,8 @@ def money_lines(year, as_of):
         (
             "penalties_imposed_amount",
             "… amount imposed by the Justice Court",
-            "The sum of the fines the Justice Court imposed, charged in the year.",
+            "The sum of the fines and surcharges the Justice Court imposed, charged "
+            "in the year.",
             "ledger.charge",
             court,
             "R-PEN-1",
