@@ -169,7 +169,8 @@ def court_record_disposition(
                 amount=total,
                 reference=f"JC-{referral.docket_number}"[:40],
                 issued_on=outcome_on,
-                actor=None,
+                actor=actor,
+                by_step=True,
                 due_explanation="As the Justice Court ordered.",
             )
             words += f"; fine {money(fine or 0)} and surcharge {money(surcharge or 0)}"

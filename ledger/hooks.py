@@ -40,7 +40,8 @@ def charge_for_notice(notice, actor):
         amount=notice.proposed_fine,
         reference=f"NOV-{notice.pk}",
         issued_on=notice.issued_on,
-        actor=None,
+        actor=actor,
+        by_step=True,
         notice=notice,
         **due,
     )
@@ -73,7 +74,8 @@ def charge_for_remedy(remedy, actor):
         amount=remedy.invoice_amount,
         reference=remedy.invoice_number,
         issued_on=remedy.invoiced_on,
-        actor=None,
+        actor=actor,
+        by_step=True,
         due_explanation="Payable on receipt of the invoice.",
         **_remedy_link(remedy),
     )

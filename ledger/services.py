@@ -101,13 +101,16 @@ def charge_create(
     due_on: dt.date | None = None,
     due_rule_id: str = "",
     due_explanation: str = "",
+    by_step: bool = False,
     **source,
 ) -> Charge:
-    """Put one amount the Village asks of `payer` on the ledger. Who: SMO (or the
-    system, actor None, for a charge a step of enforcement makes). `source` is
-    the record it charges (notice=, corrective_action=, abatement=). Raises
-    ValidationError for an amount that is not a positive amount of cents."""
-    if actor is not None:
+    """Put one amount the Village asks of `payer` on the ledger. Who: SMO; or
+    whoever took the step of enforcement that makes it (`by_step`: the notice's
+    issue, the invoice, the court's disposition, whose own services check the
+    role), named in the chronology. `source` is the record it charges (notice=,
+    corrective_action=, abatement=). Raises ValidationError for an amount that
+    is not a positive amount of cents."""
+    if not by_step:
         _require_smo(actor, doing="put a charge on the ledger")
     error = amount_error(amount)
     if error:

@@ -178,3 +178,27 @@ def test_a_withdrawn_notice_cancels_its_fine(fined_notice, fine, smo_user):
     fine = Charge.objects.get(pk=fine.pk)
     assert NoticeOfViolation.objects.get(pk=fined_notice.pk).status == "withdrawn"
     assert fine.status == ChargeStatus.CANCELLED and fine.balance() == 0
+
+
+def test_the_fines_charge_is_in_the_chronology_by_the_smo_who_issued(fine, smo_user):
+    event = CaseEvent.objects.get(
+        case=fine.case, summary__startswith="Charged on the ledger"
+    )
+    assert event.actor == smo_user
+    assert event.actor_kind == CaseEvent.ActorKind.STAFF
+    assert "$250.00" in event.summary and fine.reference in event.summary
+    assert "R-NOV" not in event.summary  # the rule id is the event's own field
+    assert event.rule_id == "R-NOV-1"
+
+
+def test_only_the_smo_puts_a_charge_on_the_ledger_by_hand(fine, clerk_user):
+    with pytest.raises(Refused):
+        services.charge_create(
+            kind="court_fine",
+            case=fine.case,
+            payer=fine.payer,
+            amount="10",
+            reference="JC-1",
+            issued_on=ISSUED,
+            actor=clerk_user,
+        )

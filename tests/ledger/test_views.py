@@ -190,3 +190,71 @@ def test_the_treasurers_report_reconciles_to_the_payments(fine, smo_user, client
     assert sum(Decimal(r["Amount"]) for r in rows) == total
     assert timezone.localdate()  # the default period is this month (no error)
     assert client.get(reverse("ledger:treasurer")).status_code == 200
+
+
+@pytest.mark.parametrize("act", ["void", "writeoff", "refer", "dispose"])
+def test_each_binding_act_asks_for_the_confirmation(act, fine, smo_user, client_as):
+    from ledger import court
+
+    client = client_as("smo")
+    if act == "void":
+        payment = services.payment_record(
+            charge=fine, actor=smo_user, received_on=ISSUED, amount="5", method="cash"
+        )
+        url = reverse("ledger:payment_void", args=[payment.pk])
+        data = {f"void{payment.pk}-reason": "Typo"}
+    elif act == "writeoff":
+        url = reverse("ledger:charge_write_off", args=[fine.pk])
+        data = {"writeoff-reason": "Hardship"}
+    elif act == "refer":
+        url = reverse("ledger:charge_refer", args=[fine.pk])
+        data = {"refer-referred_on": "2026-04-20"}
+    else:
+        referral = court.court_refer(
+            charge=fine, actor=smo_user, referred_on=dt.date(2026, 4, 20)
+        )
+        url = reverse("ledger:referral_disposition", args=[referral.pk])
+        data = {
+            "dispose-docket_number": "1",
+            "dispose-outcome": "dismissed",
+            "dispose-outcome_on": "2026-05-01",
+        }
+    page = client.post(url, data)
+    assert page.status_code == 200
+    assert "Tick “I confirm”" in page.content.decode()
+    fine = Charge.objects.get(pk=fine.pk)
+    assert not fine.is_written_off
+    assert not Payment.objects.filter(voided_at__isnull=False).exists()
+    if act == "refer":
+        assert fine.referred_on is None
+    if act == "dispose":
+        assert not referral.__class__.objects.get(pk=referral.pk).outcome
+
+
+def test_the_ledger_list_reads_a_fixed_number_of_queries(
+    fine, smo_user, client_as, django_assert_max_num_queries
+):
+    from cases.models import Party
+    from ledger.models import ChargeKind
+
+    client = client_as("clerk")
+    client.get(reverse("ledger:list"))  # warm the session and the user's roles
+    with django_assert_max_num_queries(12) as few:
+        client.get(reverse("ledger:list"))
+    for n in range(5):
+        payer = Party.objects.create(name=f"Payer {n}")
+        charge = services.charge_create(
+            kind=ChargeKind.COURT_FINE,
+            case=fine.case,
+            payer=payer,
+            amount="10",
+            reference=f"JC-{n}",
+            issued_on=ISSUED,
+            actor=smo_user,
+        )
+        services.payment_record(
+            charge=charge, actor=smo_user, received_on=ISSUED, amount="5", method="cash"
+        )
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        page = client.get(reverse("ledger:list"))
+    assert "JC-4" in page.content.decode()
