@@ -202,3 +202,25 @@ def test_only_the_smo_puts_a_charge_on_the_ledger_by_hand(fine, clerk_user):
             issued_on=ISSUED,
             actor=clerk_user,
         )
+
+
+def test_two_clerks_with_the_same_charge_cannot_both_take_its_balance(fine, smo_user):
+    first, second = Charge.objects.get(pk=fine.pk), Charge.objects.get(pk=fine.pk)
+    pay(first, smo_user, "200")
+    # The second copy was read before the first payment: the locked row decides.
+    with pytest.raises(ValidationError) as err:
+        pay(second, smo_user, "100")
+    assert "$50.00" in err.value.message_dict["amount"][0]
+
+
+def test_a_withdrawn_notice_with_a_payment_says_it_is_to_refund(
+    fined_notice, fine, smo_user, client_as
+):
+    from enforcement.services import notices as notice_services
+
+    pay(fine, smo_user, "40")
+    notice_services.notice_withdraw(
+        notice=fined_notice, actor=smo_user, reason="Issued to the wrong person"
+    )
+    page = client_as("smo").get(fine.get_absolute_url()).content.decode()
+    assert "$40.00 received: to refund or apply" in page
