@@ -258,3 +258,9 @@ def test_the_ledger_list_reads_a_fixed_number_of_queries(
     with django_assert_max_num_queries(len(few.captured_queries)):
         page = client.get(reverse("ledger:list"))
     assert "JC-4" in page.content.decode()
+
+
+def test_the_notice_page_links_its_fine_on_the_ledger(fine, fined_notice, client_as):
+    page = client_as("smo").get(fined_notice.get_absolute_url()).content.decode()
+    assert "On the ledger:" in page and fine.get_absolute_url() in page
+    assert "balance $250.00" in page
