@@ -88,3 +88,15 @@ def machine_value(value) -> str:
     if isinstance(value, dt.date):
         return value.isoformat()
     return ""
+
+
+def money(value) -> str:
+    """An amount of money as people read it: "$1,234.50" ("" for none). The one
+    home of how money is written on pages, letters and exports (issue 27)."""
+    if value is None or value == "":
+        return ""
+    from decimal import Decimal
+
+    amount = Decimal(value).quantize(Decimal("0.01"))
+    sign = "-" if amount < 0 else ""
+    return f"{sign}${abs(amount):,.2f}"

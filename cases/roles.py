@@ -28,8 +28,18 @@ CASE_WRITERS = (Role.SMO,)
 # Model permissions each group gets (used by the Django admin and has_perm).
 # "view" = view only; "all" = add, change, view (never delete: records are kept).
 ROLE_MODEL_PERMISSIONS = {
-    Role.SMO: {"cases": "all", "inspections": "all", "enforcement": "all"},
-    Role.CLERK: {"cases": "view", "inspections": "view", "enforcement": "view"},
+    Role.SMO: {
+        "cases": "all",
+        "inspections": "all",
+        "enforcement": "all",
+        "ledger": "all",
+    },
+    Role.CLERK: {
+        "cases": "view",
+        "inspections": "view",
+        "enforcement": "view",
+        "ledger": "view",
+    },
     Role.ATTORNEY: {"enforcement": "view"},
     Role.BUILDING_INSPECTOR: {"enforcement": "view"},
 }

@@ -38,6 +38,7 @@ from cases.documents.contracts import (
     after_issue,
     blank,
     clerk_office,
+    how_to_pay,
     village_contact,
 )
 from cases.documents.registry import register
@@ -46,6 +47,7 @@ from cases.documents.selectors import latest_document
 from cases.documents.services import document_issue
 from cases.models import IssuedDocument
 
+from . import charges
 from .penalties import Tier, ViolationStart, continued_violation_start, tier_numbered
 
 SMO_TITLE = "Stormwater Management Officer"
@@ -98,6 +100,12 @@ class Fine:
 
     amount: Decimal
     tier: int  # 1 first offense (R-PEN-1), 2 second (R-PEN-2), 3 third+ (R-PEN-3)
+    # To whom, by when and how it is paid (issue 27): the fine's charge on the
+    # ledger is due on the notice's last day to appeal (R-APL-1; the law sets no
+    # period for paying), where and how from settings.VILLAGE.
+    payable_to: str = ""
+    due_on: dt.date | None = None
+    how_to_pay: str = ""
 
     @property
     def offense_tier(self) -> Tier | None:
@@ -684,7 +692,13 @@ def sample_notice_of_violation(**changes) -> NoticeOfViolationFacts:
         "remediation_deadline": dt.date(2026, 3, 16),
         "remediation_deadline_explanation": "Counted 14 days from the notice "
         "date, Monday, March 2, 2026; the last day is Monday, March 16, 2026.",
-        "fine": Fine(amount=Decimal("250.00"), tier=1),
+        "fine": Fine(
+            amount=Decimal("250.00"),
+            tier=1,
+            payable_to="Incorporated Village of Poquott",
+            due_on=dt.date(2026, 3, 17),
+            how_to_pay=how_to_pay("NOV-1"),
+        ),
         "last_day_to_appeal": dt.date(2026, 3, 17),
         "appeal_deadline_explanation": "Counted 15 days from the notice date, "
         "Monday, March 2, 2026; the last day is Tuesday, March 17, 2026.",
@@ -916,7 +930,14 @@ def notice_contract(notice) -> NoticeOfViolationFacts:
         signatory = _smo(notice.created_by)
     fine = None
     if RequirementKind.FINE in kinds and notice.proposed_fine is not None:
-        fine = Fine(amount=notice.proposed_fine, tier=tier or 0)
+        charge = charges.notice_charge(notice)
+        fine = Fine(
+            amount=notice.proposed_fine,
+            tier=tier or 0,
+            payable_to=settings.VILLAGE["payable_to"],
+            due_on=charge.due_on if charge is not None else last_day,
+            how_to_pay=how_to_pay(notice_number(notice)),
+        )
     return NoticeOfViolationFacts(
         **_common(case, notice_number(notice), issued_on, recipient, signatory),
         premises_address=_premises(case),

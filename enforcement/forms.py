@@ -2,8 +2,6 @@
 (tiers, deadlines, who may act) are the services'; their ValidationErrors are
 put back on these forms by the views."""
 
-from decimal import Decimal
-
 from django import forms
 from django.forms import modelform_factory
 from django.utils import timezone
@@ -29,7 +27,6 @@ from .models import (
     NoticeOfViolation,
     NuisanceAbatement,
     OffenseRecord,
-    PaymentMethod,
     RequirementKind,
     ServiceRecord,
 )
@@ -537,27 +534,6 @@ def _work_form(model):
     return _step_form(model, _WORK_FIELDS, _WORK_LABELS, optional=("performer_name",))
 
 
-class PaymentForm(forms.Form):
-    """One payment against a remedy's invoice (R-COR-2, R-NUI-1): less than
-    what remains is recorded as a part payment."""
-
-    paid_on = forms.DateField(label="Date of the payment", widget=DateInput())
-    amount = forms.DecimalField(
-        label="Amount paid ($)",
-        max_digits=10,
-        decimal_places=2,
-        min_value=Decimal("0.01"),
-    )
-    method = forms.ChoiceField(
-        label="How it was paid", choices=[("", "---------"), *PaymentMethod.choices]
-    )
-    reference = forms.CharField(
-        label="Check number or receipt",
-        max_length=100,
-        required=False,
-    )
-
-
 _SuspensionNoticeBase = _step_form(
     AccessSuspension,
     ["notice_sent_on", "notice_method", "notice_article_number"],
@@ -623,11 +599,9 @@ REMEDY_STEP_FORMS = {
             },
         ),
         "work": _work_form(CorrectiveAction),
-        "payment": PaymentForm,
     },
     "nuisance": {
         "work": _work_form(NuisanceAbatement),
-        "payment": PaymentForm,
     },
     "injunction": {
         "petition": _step_form(

@@ -24,6 +24,7 @@ urlpatterns = [
     path("open311/v2/", include("cases.open311.urls")),
     path("inspections/", include("inspections.urls")),
     path("enforcement/", include("enforcement.urls")),
+    path("staff/ledger/", include("ledger.urls")),
     path("", include("cases.deadlines.urls")),
     path("accounts/login/", StaffLoginView.as_view(), name="login"),
     path(

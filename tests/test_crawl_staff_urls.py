@@ -114,6 +114,8 @@ from inspections.models import (
     SpillNotification,
     WarrantApplication,
 )
+from ledger import court
+from ledger.models import Charge, CourtReferral, Payment
 from tests.annual import conftest as annual_conftest
 from tests.conftest import make_user
 from tests.enforcement.conftest import hearing_notice_sent, issued_notice_of_hearing
@@ -172,6 +174,13 @@ def build_world() -> World:
     # decided, outfalls screened, inspections, a warrant, spills (the fixture's
     # body, given the demo's SMO and clerk).
     year = annual_conftest.a_year.__wrapped__(None, smo, clerk)
+
+    # The ledger's demo fine, past due, referred to the Justice Court (issue 27).
+    court.court_refer(
+        charge=Charge.objects.filter(kind="nov_fine").order_by("pk").first(),
+        actor=smo,
+        referred_on=today,
+    )
 
     # Remedies of every flow, on the demo's enforcement case.
     case = Case.objects.get(summary=enforcement_demo.DEMO_SUMMARY)
@@ -784,6 +793,15 @@ FILL = {
         AlternativeRemedyItem, limit=1
     ),  # POST
     "enforcement:termination_reinstatement": pk_of(AccessTermination),  # POST
+    # the ledger (issue 27; its demo: a fine partly paid, an invoice paid)
+    "ledger:charge_detail": pk_of(Charge),
+    "ledger:payment_record": pk_of(Charge, limit=1),  # POST
+    "ledger:charge_write_off": pk_of(Charge, limit=1),  # POST
+    "ledger:payment_void": pk_of(Payment, limit=1),  # POST
+    "ledger:charge_refer": pk_of(Charge, limit=1),  # POST
+    "ledger:referral_detail": pk_of(CourtReferral),
+    "ledger:referral_disposition": pk_of(CourtReferral, limit=1),  # POST
+    "ledger:packet": pk_of(CourtReferral),
     # deadlines
     "deadlines:ical": feed_tokens,
     "deadlines:detail": pk_of(Deadline, by=("status", "rule_id")),

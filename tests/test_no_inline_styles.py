@@ -20,7 +20,8 @@ from cases.documents import services as document_services
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 
-# Rendered only to PDF by WeasyPrint (enforcement/packet.py), never served as HTML.
+# Rendered only to PDF by WeasyPrint (enforcement/packet.py, ledger/packet.py),
+# never served as HTML.
 PDF_ONLY = {
     "documents/_packet_head.html",  # head of packet_appeal/_evidence/_chronology
     "documents/packet_footer.html",
@@ -86,7 +87,11 @@ def test_pdf_only_templates_are_not_rendered_by_any_view():
             and "tests" not in p.parts
             and name in p.read_text()
         )
-        assert users in ([], ["enforcement/packet.py"]), (name, users)
+        # The Board's hearing packet and the Justice Court packet (issue 27).
+        assert set(users) <= {"enforcement/packet.py", "ledger/packet.py"}, (
+            name,
+            users,
+        )
     included = [
         name
         for name, text in _templates()
@@ -96,6 +101,7 @@ def test_pdf_only_templates_are_not_rendered_by_any_view():
         "documents/packet_appeal.html",
         "documents/packet_chronology.html",
         "documents/packet_evidence.html",
+        "ledger/packet_referral.html",  # the Justice Court packet (issue 27)
     ]
 
 

@@ -43,6 +43,7 @@ from ..models import (
     Report,
 )
 from ..models.case import CLOSED_STATUSES
+from . import sources
 from .year import ReportingYear
 
 DRY_WEATHER_HOURS = 72
@@ -227,7 +228,9 @@ def annual_counts(
     records as they stood at `as_of` (now by default). Read-only."""
     as_of = as_of or timezone.now()
     counts: list[Count] = []
-    for part in (_outfalls, _reports, _idde, _fieldwork, _enforcement, _deadlines):
+    parts = (_outfalls, _reports, _idde, _fieldwork, _enforcement)
+    # The money lines come from the ledger (issue 27, cases.annual.sources).
+    for part in (*parts, *sources.registered_parts(), _deadlines):
         counts.extend(part(year, as_of))
     result = AnnualCounts(year=year, as_of=as_of, counts=counts)
     result.per_month = _per_month(year, result)
@@ -691,16 +694,6 @@ def _enforcement(year, as_of) -> Iterable[Count]:
         _ids(fined),
         rule_id="R-PEN-1",
     )
-    yield Count(
-        "penalties_proposed_amount",
-        "enforcement",
-        "… amount proposed",
-        "The sum of the fines those notices propose.",
-        "enforcement.noticeofviolation",
-        _ids(fined),
-        value=_sum(fined, "proposed_fine"),
-        rule_id="R-PEN-1",
-    )
     imposed = OffenseRecord.objects.filter(
         _days_in_year(year, "outcome_on", as_of),
         fine_imposed__isnull=False,
@@ -713,16 +706,6 @@ def _enforcement(year, as_of) -> Iterable[Count]:
         "Offenses whose court outcome, dated in the year, imposed a fine.",
         "enforcement.offenserecord",
         _ids(imposed),
-        rule_id="R-PEN-1",
-    )
-    yield Count(
-        "penalties_imposed_amount",
-        "enforcement",
-        "… amount imposed",
-        "The sum of those fines.",
-        "enforcement.offenserecord",
-        _ids(imposed),
-        value=_sum(imposed, "fine_imposed"),
         rule_id="R-PEN-1",
     )
     yield Count(
@@ -794,32 +777,6 @@ def _enforcement(year, as_of) -> Iterable[Count]:
                 _days_in_year(year, "work_completed_on", as_of), created_at__lte=as_of
             )
         ),
-        rule_id="R-COR-1",
-    )
-    invoiced = CorrectiveAction.objects.filter(
-        _days_in_year(year, "invoiced_on", as_of), created_at__lte=as_of
-    )
-    yield Count(
-        "cost_invoiced",
-        "enforcement",
-        "Cost recovery: amount invoiced",
-        "The sum of the invoices for corrective-measure costs sent in the year.",
-        "enforcement.correctiveaction",
-        _ids(invoiced),
-        value=_sum(invoiced, "invoice_amount"),
-        rule_id="R-COR-1",
-    )
-    paid = CorrectiveAction.objects.filter(
-        _days_in_year(year, "paid_on", as_of), created_at__lte=as_of
-    )
-    yield Count(
-        "cost_recovered",
-        "enforcement",
-        "Cost recovery: amount paid",
-        "The sum of those invoices paid in the year (the date paid).",
-        "enforcement.correctiveaction",
-        _ids(paid),
-        value=_sum(paid, "invoice_amount"),
         rule_id="R-COR-1",
     )
     yield Count(

@@ -59,6 +59,8 @@ class DocumentKind(models.TextChoices):
         "Search warrant application: cover sheet",
     )
     ANNUAL_REPORT = "annual_report", "Annual MS4 report: illicit discharges (IDDE)"
+    # The ledger's (issue 27; registered by the ledger app).
+    PAYMENT_RECEIPT = "payment_receipt", "Receipt for a payment"
 
 
 class FactsInvalid(ValueError):
@@ -109,6 +111,19 @@ def village_contact() -> Contact:
 def clerk_office() -> str:
     """Where appeals are filed (settings.VILLAGE clerk_office)."""
     return settings.VILLAGE["clerk_office"]
+
+
+def how_to_pay(reference: str) -> str:
+    """To whom, how and where to pay an amount the Village asks (issue 27), from
+    settings.VILLAGE: the one home of these words (the notice, the receipt, the
+    respondent's page). The Village takes no payment online."""
+    village = settings.VILLAGE
+    return (
+        f"Pay to the {village['payable_to']}, {village['payment_methods']}, at "
+        f"the office of the {village['payment_office']} "
+        f"({village['office_hours']}), or by mail to that address with a check "
+        f"or money order. Quote {reference} with your payment."
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 from simple_history.models import HistoricalRecords
 
+from ..balances import owed_on
 from ..roles import smo_permission
 from ..workflow import guard
 from .premises import Outfall, Party, Premises
@@ -342,6 +343,26 @@ class Case(ConcurrentTransitionMixin, models.Model):
         notices = getattr(self, "notices", None)
         return notices is None or not notices.with_pending_appeal().exists()
 
+    @guard(
+        "settle the unpaid balance first: paid, written off by the Stormwater "
+        "Management Officer with a reason, or referred to the Justice Court",
+        form=False,
+        rule="R-PEN-1",
+        words=lambda case: (
+            "settle the unpaid balance first ("
+            + "; ".join(o.words for o in owed_on(case))
+            + "): paid, written off by the Stormwater Management Officer with a "
+            "reason, or referred to the Justice Court"
+        ),
+        fix=lambda case: next(
+            ((o.url, "Open the ledger") for o in owed_on(case) if o.url), ("", "")
+        ),
+    )
+    def balance_settled(self) -> bool:
+        """Nothing owed on the case is left unpaid (the ledger, through
+        cases.balances; issue 27)."""
+        return not owed_on(self)
+
     def owners(self):
         """The parties named on the case as owner of the premises, by name."""
         return (
@@ -573,6 +594,7 @@ class Case(ConcurrentTransitionMixin, models.Model):
             has_elimination_record,
             activity_notified_if_activity,
             no_appeal_pending,
+            balance_settled,
         ],
         custom={"label": "Record resolved", "binding": True, "confirm": "case_close"},
     )

@@ -79,3 +79,9 @@ def rule_link(rule_id: str):
     """The rule id as small text beside a plain name (no query: pages with many
     steps stay within their query budgets)."""
     return {"rule_id": rule_id}
+
+
+@register.filter
+def money(value) -> str:
+    """ "$1,234.50" (cases.humanize.money)."""
+    return humanize.money(value)

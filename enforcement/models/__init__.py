@@ -36,9 +36,7 @@ from .remedies import (
     InjunctionReferral,
     InjunctionStatus,
     NuisanceAbatement,
-    PaymentMethod,
     PerformedBy,
-    RemedyPayment,
 )
 
 __all__ = [
@@ -71,9 +69,7 @@ __all__ = [
     "NoticeStatus",
     "NuisanceAbatement",
     "OffenseRecord",
-    "PaymentMethod",
     "PerformedBy",
-    "RemedyPayment",
     "RequirementKind",
     "ServiceCorrection",
     "ServiceRecord",

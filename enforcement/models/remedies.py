@@ -11,7 +11,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django_fsm import FSMField, transition
 
-from cases.humanize import human_short_date
 from cases.models import Case, Party
 
 from .base import FlowModel, guard, smo
@@ -49,20 +48,13 @@ def _costs_fix(instance):
     return _remedy_url(instance, "costs"), "Itemize a cost on this page"
 
 
-class PaymentMethod(models.TextChoices):
-    CHECK = "check", "Check"
-    MONEY_ORDER = "money_order", "Money order"
-    CASH = "cash", "Cash"
-    CARD = "card", "Credit or debit card"
-    TRANSFER = "transfer", "Electronic transfer"
-
-
 class _Invoiced(models.Model):
     """Work done at the violator's expense, invoiced and paid or not.
 
     The invoice is the total of the itemized costs, numbered by the office
     (enforcement.documents.invoice_number) when it is issued; payments are
-    recorded one by one (RemedyPayment) until they cover it."""
+    recorded one by one on the ledger (the `ledger` app, through
+    enforcement.charges) until they cover it."""
 
     INVOICED_STATES = ("invoiced", "partly_paid", "paid")
 
@@ -110,7 +102,11 @@ class _Invoiced(models.Model):
         return self.cost_items.exists()
 
     def amount_paid(self) -> Decimal:
-        return self.payments.aggregate(total=Sum("amount"))["total"] or Decimal(0)
+        """What was paid of the invoice: the ledger's payments of its charge, not
+        voided (enforcement.charges; issue 27)."""
+        from ..charges import remedy_paid
+
+        return remedy_paid(self)
 
     def balance_due(self) -> Decimal:
         """What remains to be paid of the invoice (0 before it is issued)."""
@@ -148,6 +144,10 @@ class _Invoiced(models.Model):
         return self.invoice_amount is not None and (
             self.amount_paid() < self.invoice_amount
         )
+
+    @guard("a payment not voided remains on the invoice", form=False)
+    def has_nothing_paid(self) -> bool:
+        return self.invoice_amount is not None and self.amount_paid() == 0
 
 
 class CorrectiveStatus(models.TextChoices):
@@ -327,7 +327,8 @@ class CorrectiveAction(_Invoiced, _Recorded, FlowModel):
         target=CorrectiveStatus.PAID,
         permission=smo,
         conditions=[_Invoiced.has_paid_in_full],
-        custom={"label": "Record payment", "rule_id": "R-COR-2", "form": "payment"},
+        # Payments are recorded on the ledger (issue 27), which fires this.
+        custom={"label": "Paid in full", "rule_id": "R-COR-2", "hidden": True},
     )
     def record_payment(self):
         pass
@@ -338,11 +339,35 @@ class CorrectiveAction(_Invoiced, _Recorded, FlowModel):
         target=CorrectiveStatus.PARTLY_PAID,
         permission=smo,
         conditions=[_Invoiced.has_balance_left],
-        # "Record payment" of less than what remains takes this edge instead.
-        custom={"label": "Record a part payment", "rule_id": "R-COR-2", "hidden": True},
+        # A payment of less than what remains (on the ledger) takes this edge.
+        custom={"label": "Part payment", "rule_id": "R-COR-2", "hidden": True},
     )
     def record_part_payment(self):
         pass
+
+    # A payment voided on the ledger (issue 27): the invoice is again partly
+    # paid, or unpaid; the ledger fires these, never a person.
+    @transition(
+        status,
+        source=CorrectiveStatus.PAID,
+        target=CorrectiveStatus.PARTLY_PAID,
+        permission=smo,
+        conditions=[_Invoiced.has_balance_left],
+        custom={"label": "Payment voided", "rule_id": "R-COR-2", "hidden": True},
+    )
+    def reopen_part_paid(self):
+        self.paid_on = None
+
+    @transition(
+        status,
+        source=[CorrectiveStatus.PAID, CorrectiveStatus.PARTLY_PAID],
+        target=CorrectiveStatus.INVOICED,
+        permission=smo,
+        conditions=[_Invoiced.has_nothing_paid],
+        custom={"label": "Payment voided", "rule_id": "R-COR-2", "hidden": True},
+    )
+    def reopen_unpaid(self):
+        self.paid_on = None
 
 
 class CostItem(models.Model):
@@ -383,54 +408,6 @@ class CostItem(models.Model):
 
     def __str__(self):
         return f"{self.description}: ${self.amount}"
-
-
-class RemedyPayment(models.Model):
-    """One payment received against the invoice of corrective measures or of a
-    summary abatement (R-COR-2, R-NUI-1)."""
-
-    corrective_action = models.ForeignKey(
-        CorrectiveAction,
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="payments",
-    )
-    abatement = models.ForeignKey(
-        "enforcement.NuisanceAbatement",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="payments",
-    )
-    paid_on = models.DateField()
-    amount = models.DecimalField(max_digits=10, decimal_places=2)
-    method = models.CharField(max_length=12, choices=PaymentMethod.choices)
-    reference = models.CharField(
-        max_length=100, blank=True, help_text="Check number, receipt or transfer id."
-    )
-    recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )
-    recorded_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        ordering = ["paid_on", "id"]
-        constraints = [
-            models.CheckConstraint(
-                condition=(
-                    models.Q(corrective_action__isnull=False, abatement__isnull=True)
-                    | models.Q(corrective_action__isnull=True, abatement__isnull=False)
-                ),
-                name="payment_belongs_to_one_remedy",
-            ),
-            models.CheckConstraint(
-                condition=models.Q(amount__gt=0), name="payment_amount_positive"
-            ),
-        ]
-
-    def __str__(self):
-        return f"${self.amount} on {human_short_date(self.paid_on)}"
 
 
 class AbatementStatus(models.TextChoices):
@@ -502,7 +479,8 @@ class NuisanceAbatement(_Invoiced, _Recorded, FlowModel):
         target=AbatementStatus.PAID,
         permission=smo,
         conditions=[_Invoiced.has_paid_in_full],
-        custom={"label": "Record payment", "rule_id": "R-NUI-1", "form": "payment"},
+        # Payments are recorded on the ledger (issue 27), which fires this.
+        custom={"label": "Paid in full", "rule_id": "R-NUI-1", "hidden": True},
     )
     def record_payment(self):
         pass
@@ -513,11 +491,35 @@ class NuisanceAbatement(_Invoiced, _Recorded, FlowModel):
         target=AbatementStatus.PARTLY_PAID,
         permission=smo,
         conditions=[_Invoiced.has_balance_left],
-        # "Record payment" of less than what remains takes this edge instead.
-        custom={"label": "Record a part payment", "rule_id": "R-NUI-1", "hidden": True},
+        # A payment of less than what remains (on the ledger) takes this edge.
+        custom={"label": "Part payment", "rule_id": "R-NUI-1", "hidden": True},
     )
     def record_part_payment(self):
         pass
+
+    # A payment voided on the ledger (issue 27): the invoice is again partly
+    # paid, or unpaid; the ledger fires these, never a person.
+    @transition(
+        status,
+        source=AbatementStatus.PAID,
+        target=AbatementStatus.PARTLY_PAID,
+        permission=smo,
+        conditions=[_Invoiced.has_balance_left],
+        custom={"label": "Payment voided", "rule_id": "R-NUI-1", "hidden": True},
+    )
+    def reopen_part_paid(self):
+        self.paid_on = None
+
+    @transition(
+        status,
+        source=[AbatementStatus.PAID, AbatementStatus.PARTLY_PAID],
+        target=AbatementStatus.INVOICED,
+        permission=smo,
+        conditions=[_Invoiced.has_nothing_paid],
+        custom={"label": "Payment voided", "rule_id": "R-NUI-1", "hidden": True},
+    )
+    def reopen_unpaid(self):
+        self.paid_on = None
 
 
 class InjunctionStatus(models.TextChoices):

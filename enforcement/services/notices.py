@@ -16,6 +16,7 @@ from cases.roles import Role, require_role
 from cases.services import case_run_transition
 from cases.timeline import record_event
 
+from .. import charges
 from ..documents import notice_document_issue
 from ..models import (
     MAX_COMPLIANCE_DAYS,
@@ -291,7 +292,9 @@ def notice_issue(
             case_run_transition(case=case, transition="begin_enforcement", actor=actor)
         # The printed notice (R-NOV-1), frozen in this transaction from the stored
         # deadlines above; its PDF renders in Celery on commit. Invalid facts
-        # (FactsInvalid) roll the issue back.
+        # (FactsInvalid) roll the issue back. The fine it requires is a charge on
+        # the ledger first (issue 27), so the notice can say by when it is due.
+        charges.notice_issued(issued, actor)
         notice_document_issue(notice=issued, actor=actor)
 
     return run_step(

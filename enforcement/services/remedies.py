@@ -18,8 +18,9 @@ from cases.models import CaseKind, CaseSource, CaseStatus
 from cases.roles import Role, require_role
 from cases.services import case_open, case_run_transition
 from cases.timeline import record_event
-from cases.workflow import Reason, refusal_text, run
+from cases.workflow import CaseChangedError, Reason, refusal_text, run
 
+from .. import charges
 from ..documents import UNPAID_WORDS, access_request_measures, invoice_number
 from ..models import (
     AccessSuspension,
@@ -35,7 +36,6 @@ from ..models import (
     NoticeStatus,
     NuisanceAbatement,
     OffenseRecord,
-    RemedyPayment,
     UnauthorizedReinstatement,
 )
 from .flow import Refused
@@ -620,16 +620,21 @@ def _invoice_words(o, whom) -> str:
     )
 
 
+def _voided_words(o) -> str:
+    return (
+        f"a payment was voided; ${o.balance_due():,.2f} of invoice "
+        f"{o.invoice_number} (${o.invoice_amount:,.2f}) remains due"
+    )
+
+
 def _payment_words(o) -> str:
-    payment = o.payments.order_by("-pk").first()
+    payments = charges.remedy_payments(o)
+    payment = payments[-1] if payments else None
     if payment is None:
         return f"invoice {o.invoice_number} paid on {_day(o.paid_on)}"
-    how = payment.get_method_display().lower()
-    if payment.reference:
-        how += f" ({payment.reference})"
     words = (
-        f"payment of ${payment.amount:,.2f} received on {_day(payment.paid_on)} "
-        f"by {how}"
+        f"payment of ${payment.amount:,.2f} received on {_day(payment.received_on)} "
+        f"by {payment.method_words().lower()} (receipt {payment.receipt_number})"
     )
     left = o.balance_due()
     if left > 0:
@@ -663,6 +668,8 @@ STEP_WORDS = {
         "invoice": lambda o: _invoice_words(o, "the discharger"),
         "record_payment": lambda o: _payment_words(o),
         "record_part_payment": lambda o: _payment_words(o),
+        "reopen_part_paid": lambda o: _voided_words(o),
+        "reopen_unpaid": lambda o: _voided_words(o),
     },
     NuisanceAbatement: {
         "record_abatement": lambda o: (
@@ -673,6 +680,8 @@ STEP_WORDS = {
         "invoice": lambda o: _invoice_words(o, "the violator"),
         "record_payment": lambda o: _payment_words(o),
         "record_part_payment": lambda o: _payment_words(o),
+        "reopen_part_paid": lambda o: _voided_words(o),
+        "reopen_unpaid": lambda o: _voided_words(o),
     },
     InjunctionReferral: {
         "record_petition": lambda o: (
@@ -849,6 +858,9 @@ def remedy_invoice(*, remedy, actor, expected_status=None):
         locked.invoiced_on = timezone.localdate()
 
     def after(locked):
+        # The invoice is a charge on the ledger (issue 27) before its document
+        # is made.
+        charges.remedy_invoiced(locked, actor)
         issue_for(kind=DocumentKind.CORRECTIVE_INVOICE, source=locked, actor=actor)
 
     return run(
@@ -872,65 +884,64 @@ def remedy_payment_record(
     amount: Decimal | None = None,
     method: str = "",
     reference: str = "",
+    receipt_number: str = "",
     expected_status=None,
 ):
-    """Record one payment against a remedy's invoice. Paying what remains is
-    "Record payment" (→ paid); less is a part payment (→ partly paid), and the
-    words say what remains. Who: SMO. Raises ValidationError (a date in the
-    future or before the invoice, an amount of $0 or more than what remains, no
-    method), Refused (not invoiced, role), CaseChangedError."""
-    errors = {}
-    _not_future(errors, "paid_on", paid_on)
-    if paid_on is None:
-        errors["paid_on"] = "Give the date of the payment."
-    if amount is None or amount <= 0:
-        errors["amount"] = "The amount must be more than $0."
-    if not method:
-        errors["method"] = "Say how it was paid."
-    if errors:
-        raise ValidationError(errors)
+    """Record one payment against a remedy's invoice: a payment on the ledger
+    against the invoice's charge (issue 27; `reference` is the check number),
+    which then moves the invoice to partly paid or paid (remedy_follow_ledger).
+    Who: SMO. Raises ValidationError (a date in the future or before the
+    invoice, an amount of $0 or more than what remains, no method), Refused (not
+    invoiced, role), CaseChangedError."""
+    _require_smo(actor, doing="record payments")
     remedy.refresh_from_db()
-    left = remedy.balance_due()
-    name = "record_part_payment" if amount < left else "record_payment"
-    link = (
-        {"corrective_action_id": remedy.pk}
-        if isinstance(remedy, CorrectiveAction)
-        else {"abatement_id": remedy.pk}
+    if expected_status is not None and remedy.status != expected_status:
+        raise CaseChangedError(record=remedy)
+    if remedy.invoice_amount is None:
+        raise Refused("Issue the invoice before recording a payment.")
+    charges.remedy_payment(
+        remedy,
+        actor,
+        received_on=paid_on,
+        amount=amount,
+        method=method,
+        check_number=reference,
+        receipt_number=receipt_number,
     )
+    remedy.refresh_from_db()
+    return remedy
+
+
+def remedy_follow_ledger(*, remedy, actor, paid_on: dt.date | None = None):
+    """Move a remedy's invoice to what its charge on the ledger says: paid in
+    full (dated `paid_on`), partly paid, or unpaid again after a payment was
+    voided (R-COR-2, R-NUI-1). Called by the ledger's services in their
+    transaction, never by a person. Returns the remedy."""
+    remedy = type(remedy).objects.get(pk=remedy.pk)
+    if remedy.invoice_amount is None:
+        return remedy
+    paid, status = remedy.amount_paid(), remedy.status
+    fields = {}
+    if paid >= remedy.invoice_amount:
+        name, target = "record_payment", "paid"
+        fields["paid_on"] = paid_on or remedy.paid_on or timezone.localdate()
+    elif paid > 0:
+        target = "partly_paid"
+        name = "reopen_part_paid" if status == "paid" else "record_part_payment"
+    else:
+        name, target = "reopen_unpaid", "invoiced"
+    if status == target:
+        return remedy
     seen = {}
 
     def before(locked):
         seen["record"] = locked
-        if locked.invoice_amount is None:
-            raise Refused("Issue the invoice before recording a payment.")
-        if locked.invoiced_on and paid_on < locked.invoiced_on:
-            raise ValidationError(
-                {"paid_on": "A payment cannot precede the invoice it pays."}
-            )
-        remaining = locked.balance_due()
-        if amount > remaining:
-            raise ValidationError(
-                {
-                    "amount": f"That is more than the ${remaining:,.2f} that "
-                    "remains due on the invoice."
-                }
-            )
-        RemedyPayment.objects.create(
-            paid_on=paid_on,
-            amount=amount,
-            method=method,
-            reference=reference.strip(),
-            recorded_by=actor,
-            **link,
-        )
-        if amount == remaining:
-            locked.paid_on = paid_on
 
     return run(
         remedy,
         name,
         actor=actor,
-        expected_status=expected_status,
+        fields=fields,
         event_kind="enforcement",
         summary=lambda label, was, now: step_words(seen["record"], name),
         before=before,
@@ -948,6 +959,7 @@ __all__ = [
     "nuisance_declare",
     "offense_record",
     "remedy_invoice",
+    "remedy_follow_ledger",
     "remedy_payment_record",
     "remedy_step",
     "step_words",

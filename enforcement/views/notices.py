@@ -15,7 +15,7 @@ from cases.views.actions import (
     take_step,
 )
 
-from .. import selectors
+from .. import charges, selectors
 from ..forms import (
     NOTICE_STEP_FORMS,
     DeliveryForm,
@@ -198,6 +198,8 @@ def _render_detail(request, pk, *, bound=None, status=200):
             "actions": actions,
             "deadlines": selectors.key_dates(notice),
             "continued": selectors.continued_violation_for(notice),
+            # The fine on the ledger (issue 27, through enforcement.charges).
+            "fine_charge": charges.notice_charge(notice),
             "before_appeal_is_over": (
                 ""
                 if notice.is_frozen

@@ -27,7 +27,7 @@ from cases.views.actions import (
 )
 from cases.workflow import reasons_not, transitions_of
 
-from .. import selectors
+from .. import charges, selectors
 from ..documents import UNPAID_WORDS
 from ..forms import (
     CREATE_FORMS,
@@ -198,7 +198,7 @@ def _chronology(remedy):
 def _invoice_context(remedy, steps) -> dict:
     """The invoice of a remedy's costs: its payments and what remains due (once
     issued), or whether "Issue the invoice" can be taken now."""
-    if not hasattr(remedy, "payments"):
+    if not hasattr(remedy, "invoice_amount"):
         return {}
     if remedy.invoice_amount is None:
         ready = any(a.name == "invoice" and a.enabled for a, _ in steps)
@@ -206,7 +206,9 @@ def _invoice_context(remedy, steps) -> dict:
     paid = remedy.amount_paid()
     return {
         "invoice": {
-            "payments": list(remedy.payments.all()),
+            # On the ledger (issue 27): its charge's page records payments.
+            "payments": charges.remedy_payments(remedy),
+            "charge": charges.remedy_charge(remedy),
             "paid": paid,
             "balance": remedy.balance_due(),
             "unpaid": UNPAID_WORDS,

@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "cases",
     "inspections",
     "enforcement",
+    "ledger",
 ]
 
 MIDDLEWARE = [
@@ -234,6 +235,23 @@ VILLAGE = {
         "CLERK_OFFICE", default="Village Clerk, 45 Birchwood Avenue, Poquott, NY 11733"
     ),
     "site_url": SITE_URL,
+    # Where and how the Village is paid (issue 27): printed on the notice's fine,
+    # the receipt and the respondent's page (cases.documents.contracts.how_to_pay).
+    "payable_to": env.str(
+        "VILLAGE_PAYABLE_TO", default="Incorporated Village of Poquott"
+    ),
+    "payment_methods": env.str(
+        "VILLAGE_PAYMENT_METHODS",
+        default="by check or money order payable to the Village, in cash, or by "
+        "card at the window",
+    ),
+    "payment_office": env.str(
+        "VILLAGE_PAYMENT_OFFICE",
+        default="Village Clerk, 45 Birchwood Avenue, Poquott, NY 11733",
+    ),
+    "office_hours": env.str(
+        "VILLAGE_OFFICE_HOURS", default="Monday to Friday, 9:00 AM to 4:00 PM"
+    ),
 }
 
 # Deadlines (R-SUS-1 default of two business days; reminder schedule in business days

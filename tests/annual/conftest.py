@@ -28,6 +28,8 @@ from enforcement.models import RequirementKind
 from enforcement.services import appeals as appeal_services
 from enforcement.services import notices as notice_services
 from inspections import services as fieldwork
+from ledger import services as ledger_services
+from ledger.models import Charge
 from tests.enforcement.conftest import schedule_hearing, village_day
 
 REPORTER = {
@@ -162,6 +164,13 @@ def a_year(db, smo_user, clerk_user):
         notice=notice, actor=smo, complied_on=d(2026, 5, 20)
     )
     y.notices["complied"] = notice
+    # The fine is paid in two parts (issue 27: a case is resolved only with its
+    # balance settled; the annual report's money lines come from the ledger).
+    fine = Charge.objects.get(notice=notice)
+    for on, amount in ((d(2026, 5, 20), "100.00"), (d(2026, 7, 15), "200.00")):
+        ledger_services.payment_record(
+            charge=fine, actor=smo, received_on=on, amount=amount, method="cash"
+        )
     second.refresh_from_db()
     eliminate(second, smo, d(2026, 8, 1))
     y.cases["eliminated_after_notice"] = second

@@ -77,6 +77,9 @@ def test_every_count_of_a_year_built_through_the_services(a_year):
         "penalties_proposed": 1,
         "penalties_proposed_amount": Decimal("300.00"),
         "penalties_imposed": 0,
+        # From the ledger (issue 27): the fine was paid in two parts.
+        "penalties_imposed_amount": Decimal("0.00"),
+        "penalties_collected": Decimal("300.00"),
         "appeals_filed": 1,
         "appeals_heard": 1,
         "appeals_decided": 1,
@@ -85,6 +88,7 @@ def test_every_count_of_a_year_built_through_the_services(a_year):
         "appeals_modified": 0,
         "corrective_measures": 0,
         "cost_invoiced": Decimal("0.00"),
+        "cost_recovered": Decimal("0.00"),
         "suspensions": 0,
     }
     assert {k: got[k] for k in expected} == expected

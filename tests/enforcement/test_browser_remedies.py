@@ -109,6 +109,18 @@ def take_step(page, label, **fields):
     form.get_by_role("button", name=label).click()
 
 
+def pay_on_the_ledger(page, amount):
+    """From the remedy's page: its invoice's charge on the ledger, a payment by
+    check at the window, and back to the remedy (issue 27)."""
+    page.get_by_test_id("invoice-ledger-link").click()
+    page.get_by_label("Amount received ($)").fill(amount)
+    page.get_by_label("How it was paid").select_option("check")
+    page.get_by_label("Check number").fill("1042")
+    page.locator('input[name="pay-confirm"]').check()
+    page.get_by_role("button", name="Record the payment").click()
+    page.get_by_test_id("charge-source").click()
+
+
 def status_of(page) -> str:
     return page.get_by_test_id("remedy-status").inner_text()
 
@@ -412,15 +424,11 @@ def test_corrective_measures_after_an_upheld_decision_to_payment(
     assert "invoice INV-CM-" in page.content()
     assert status_of(page) == "Invoiced to the discharger"
 
-    pay = {
-        "Date of the payment": iso(days_ago(0)),
-        "How it was paid": "Check",
-        "Check number or receipt": "1042",
-    }
-    take_step(page, "Record payment", **pay, **{"Amount paid ($)": "200.00"})
+    # Payments are recorded at the window, on the invoice's charge (issue 27).
+    pay_on_the_ledger(page, "200.00")
     assert "$300.00 of invoice" in page.content()
     assert status_of(page) == "Invoice partly paid"
-    take_step(page, "Record payment", **pay, **{"Amount paid ($)": "300.00"})
+    pay_on_the_ledger(page, "300.00")
     assert "in full" in page.content()
     assert status_of(page) == "Paid"
     chronology = page.get_by_test_id("record-chronology").inner_text()

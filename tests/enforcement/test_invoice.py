@@ -14,10 +14,12 @@ from django.utils import timezone
 from cases.documents.contracts import DocumentKind
 from cases.documents.services import document_preview
 from cases.models import IssuedDocument
+from enforcement import charges
 from enforcement import documents as enf_docs
-from enforcement.models import CorrectiveStatus, RemedyPayment
+from enforcement.models import CorrectiveStatus
 from enforcement.services import notices as notice_svc
 from enforcement.services import remedies as svc
+from ledger.models import Payment
 from tests.steps import confirmed
 
 pytestmark = pytest.mark.django_db
@@ -72,17 +74,17 @@ def _issue_url(remedy):
 
 
 def _pay_url(remedy):
-    return reverse(
-        "enforcement:remedy_step", args=["corrective", remedy.pk, "record_payment"]
-    )
+    # Payments of an invoice are recorded on its charge on the ledger (issue 27).
+    return reverse("ledger:payment_record", args=[charges.remedy_charge(remedy).pk])
 
 
 def _payment(amount, **more):
     return {
-        "record_payment-paid_on": timezone.localdate().isoformat(),
-        "record_payment-amount": amount,
-        "record_payment-method": "check",
-        "record_payment-reference": "Check 1042",
+        "pay-received_on": timezone.localdate().isoformat(),
+        "pay-amount": amount,
+        "pay-method": "check",
+        "pay-check_number": "1042",
+        "pay-confirm": "on",
         **more,
     }
 
@@ -152,27 +154,27 @@ def test_a_part_payment_says_what_remains_then_the_rest_pays_it(costed, client_a
     body = body.content.decode()
     costed.refresh_from_db()
     assert costed.status == CorrectiveStatus.PARTLY_PAID
-    assert "$325.50 of invoice" in body and "remains due" in body
-    assert "Check 1042" in body
-    # The case panel says what remains and offers the payment again.
+    assert "receipt R-" in body and "$325.50 remains due" in body
+    assert "Check no. 1042" in body
+    # The case's ledger panel says what remains (issue 27).
     panel = client.get(costed.case.get_absolute_url()).content.decode()
-    assert f"$325.50 remains due on invoice INV-CM-{costed.pk}" in panel
+    assert f"INV-CM-{costed.pk}" in panel and "balance $325.50" in panel
     body = client.post(_pay_url(costed), _payment("325.50"), follow=True)
     costed.refresh_from_db()
     assert costed.status == CorrectiveStatus.PAID
     assert "in full" in body.content.decode()
-    assert costed.payments.count() == 2
+    assert len(charges.remedy_payments(costed)) == 2
 
 
 @pytest.mark.parametrize(
     "changes,error",
     [
-        ({"record_payment-amount": "600"}, "more than the $525.50"),
-        ({"record_payment-amount": "0"}, "greater than or equal to 0.01"),
-        ({"record_payment-amount": "lots"}, "Enter a number"),
-        ({"record_payment-paid_on": "2999-01-01"}, "cannot be in the future"),
-        ({"record_payment-paid_on": "2026-01-01"}, "cannot precede the invoice"),
-        ({"record_payment-method": ""}, "This field is required"),
+        ({"pay-amount": "600"}, "more than the $525.50"),
+        ({"pay-amount": "0"}, "more than $0.00"),
+        ({"pay-amount": "lots"}, "in dollars and cents"),
+        ({"pay-received_on": "2999-01-01"}, "cannot be in the future"),
+        ({"pay-received_on": "2026-01-01"}, "cannot precede the charge"),
+        ({"pay-method": ""}, "Say how it was paid"),
     ],
 )
 def test_bad_payment_input_keeps_the_input_and_saves_nothing(
@@ -184,10 +186,10 @@ def test_bad_payment_input_keeps_the_input_and_saves_nothing(
     assert page.status_code == 200
     body = page.content.decode()
     assert error in body.replace("&#x27;", "'")
-    assert 'value="Check 1042"' in body
+    assert 'value="1042"' in body
     costed.refresh_from_db()
     assert costed.status == CorrectiveStatus.INVOICED
-    assert not RemedyPayment.objects.exists()
+    assert not Payment.objects.exists()
 
 
 def test_a_nuisance_abatement_is_invoiced_from_its_page_too(

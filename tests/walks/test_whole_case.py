@@ -26,6 +26,7 @@ from tests.enforcement.test_browser_remedies import (
     assert_in_order,
     iso,
     labelled,
+    pay_on_the_ledger,
     step_form,
     take_step,
 )
@@ -201,17 +202,24 @@ def smo_takes_the_corrective_measures(page, case):
     expect(page.get_by_test_id("invoice-balance")).to_contain_text(
         "$400.00 remains due"
     )
-    take_step(
-        page,
-        "Record payment",
-        **{
-            "Date of the payment": today,
-            "Amount paid ($)": "400.00",
-            "How it was paid": "Check",
-            "Check number or receipt": "1042",
-        },
-    )
+    # Paid at the window, on the invoice's charge on the ledger (issue 27).
+    pay_on_the_ledger(page, "400.00")
     expect(page.get_by_test_id("remedy-status")).to_have_text("Paid")
+
+
+def smo_records_the_fine_paid(page, notice):
+    """The fine the notice required is paid at the window (issue 27): a case is
+    resolved only once its balance is paid, written off or referred."""
+    page.get_by_role("link", name="case file").click()
+    page.get_by_test_id("ledger-panel").get_by_role(
+        "link", name=f"NOV-{notice.pk}"
+    ).click()
+    page.get_by_label("Amount received ($)").fill(f"{notice.proposed_fine}")
+    page.get_by_label("How it was paid").select_option("money_order")
+    tick_confirmation(page, "pay")
+    page.get_by_role("button", name="Record the payment").click()
+    expect(page.locator(".alert-success").first).to_contain_text("paid in full")
+    page.get_by_test_id("charge-source").click()
 
 
 def smo_closes_the_case(page, case):
@@ -273,6 +281,7 @@ def test_a_whole_case_from_the_report_to_its_closing(
         with days_later((correct_by - timezone.localdate()).days + 1):
             browser_sign_in(page, "smo")
             smo_takes_the_corrective_measures(page, case)
+            smo_records_the_fine_paid(page, notice)
             smo_closes_the_case(page, case)
             timeline = the_whole_chronology(page, case)
             # The case page shows its end state.
@@ -311,6 +320,7 @@ def test_a_whole_case_from_the_report_to_its_closing(
             "work done by a contractor ACME Drain Services",
             "invoice INV-CM-",
             "in full",
+            f"Payment of ${notice.proposed_fine:,.2f} received",
             "Record resolved",
         ],
     )

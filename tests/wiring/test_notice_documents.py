@@ -80,8 +80,18 @@ def test_a_fine_prints_with_its_tier(confirmed_case, smo_user):
     )
     notice = svc.notice_issue(notice=notice, actor=smo_user)
     document = rendered(nov_document(notice))
-    assert document.facts["fine"] == {"amount": "300.00", "tier": 1}
-    assert "300.00" in pdf_text(document.pdf.read())
+    fine = document.facts["fine"]
+    assert (fine["amount"], fine["tier"]) == ("300.00", 1)
+    text = pdf_text(document.pdf.read())
+    assert "300.00" in text
+    # Issue 27: to whom, by when (the fine's charge on the ledger: the last day
+    # to appeal, R-APL-1) and how and where it is paid.
+    due = notice.last_day_to_appeal().due_date
+    assert fine["due_on"] == due.isoformat()
+    assert "Payable to Incorporated Village of Poquott" in text
+    assert f"{due:%A, %B} {due.day}, {due.year}" in text
+    for words in ("money order", "Monday to Friday", "45 Birchwood Avenue", "online"):
+        assert words in text, words
 
 
 def test_downloading_twice_returns_the_same_stored_bytes(issued_notice, client_as):

@@ -18,6 +18,7 @@ DEMO_MODULES = [
     # Before the enforcement case, so that case stays the first of the case list.
     "enforcement.demo_clocks",
     "enforcement.demo",
+    "ledger.demo",
     "cases.portal.demo",  # last: prints the codes the documents above printed
 ]
 

@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+
+
+class LedgerConfig(AppConfig):
+    name = "ledger"
+    verbose_name = "Ledger of fines and costs"
+
+    def ready(self):
+        # The lower apps ask the ledger through registries they own (STYLE.md,
+        # "Layers"): enforcement (a notice's fine, an invoice, its payments), the
+        # case's resolve guard, the annual report's money lines.
+        from . import confirmations, documents, hooks  # noqa: F401 (they register)
+
+        hooks.register_all()

@@ -1,0 +1,195 @@
+"""Reads of the ledger (issue 27): the charges of a case, the filtered ledger,
+the treasurer's report, the totals of a year. Status is computed from the
+balance, so the status filter reads the rows after the database narrowed them."""
+
+import datetime as dt
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Q
+from django.utils import timezone
+
+from .models import (
+    COST_KINDS,
+    PENALTY_KINDS,
+    ZERO,
+    Charge,
+    ChargeKind,
+    ChargeStatus,
+    Payment,
+)
+
+
+def charges_base():
+    # The notice's appeals: a fine is not past due while one is pending.
+    return (
+        Charge.objects.with_paid()
+        .select_related("case", "payer", "notice", "corrective_action", "abatement")
+        .prefetch_related("notice__appeals")
+    )
+
+
+def case_charges(case) -> list[Charge]:
+    return list(
+        charges_base()
+        .filter(case=case)
+        .prefetch_related("payments")
+        .order_by("issued_on", "pk")
+    )
+
+
+def party_charges(party, cases=None) -> list[Charge]:
+    """The charges a person owes (the respondent's page), on `cases` if given."""
+    qs = charges_base().filter(payer=party).prefetch_related("payments")
+    if cases is not None:
+        qs = qs.filter(case__in=cases)
+    return list(qs.order_by("issued_on", "pk"))
+
+
+def ledger_search(
+    *,
+    status: str = "",
+    kind: str = "",
+    issued_from: dt.date | None = None,
+    issued_to: dt.date | None = None,
+    q: str = "",
+) -> list[Charge]:
+    qs = charges_base()
+    if kind:
+        qs = qs.filter(kind=kind)
+    if issued_from:
+        qs = qs.filter(issued_on__gte=issued_from)
+    if issued_to:
+        qs = qs.filter(issued_on__lte=issued_to)
+    if q:
+        qs = qs.filter(
+            Q(reference__icontains=q)
+            | Q(case__number__icontains=q)
+            | Q(payer__name__icontains=q)
+        )
+    rows = list(qs.order_by("-issued_on", "-pk"))
+    if status == "past_due":
+        return [c for c in rows if c.is_past_due()]
+    if status:
+        return [c for c in rows if c.status == status]
+    return rows
+
+
+def past_due_charges(today=None) -> list[Charge]:
+    """Charges whose due date passed with a balance left, not referred nor
+    written off: the SMO's work queue (issue 27)."""
+    qs = charges_base().filter(
+        due_on__lt=today or timezone.localdate(),
+        written_off_at__isnull=True,
+        referred_on__isnull=True,
+    )
+    return [c for c in qs.order_by("due_on", "pk") if c.is_past_due(today)]
+
+
+@dataclass
+class Day:
+    day: dt.date
+    payments: list = field(default_factory=list)
+
+    @property
+    def total(self) -> Decimal:
+        return sum((p.amount for p in self.payments), ZERO)
+
+
+@dataclass
+class Month:
+    year: int
+    month: int
+    days: list = field(default_factory=list)
+
+    @property
+    def first(self) -> dt.date:
+        return dt.date(self.year, self.month, 1)
+
+    @property
+    def total(self) -> Decimal:
+        return sum((d.total for d in self.days), ZERO)
+
+    @property
+    def count(self) -> int:
+        return sum(len(d.payments) for d in self.days)
+
+
+def payments_received(start: dt.date, end: dt.date):
+    """The payments received from `start` to `end` (inclusive), not voided."""
+    return (
+        Payment.objects.filter(
+            received_on__gte=start, received_on__lte=end, voided_at__isnull=True
+        )
+        .select_related("charge", "charge__case", "charge__payer", "recorded_by")
+        .order_by("received_on", "receipt_number", "pk")
+    )
+
+
+def treasurer_report(start: dt.date, end: dt.date) -> dict:
+    """Money received by day and by month, each payment with its receipt
+    number; the months' totals add up to the grand total, which equals the
+    sum of the payments (tested)."""
+    months: OrderedDict = OrderedDict()
+    payments = list(payments_received(start, end))
+    for p in payments:
+        key = (p.received_on.year, p.received_on.month)
+        month = months.setdefault(key, Month(*key))
+        if not month.days or month.days[-1].day != p.received_on:
+            month.days.append(Day(p.received_on))
+        month.days[-1].payments.append(p)
+    voided = Payment.objects.filter(
+        received_on__gte=start, received_on__lte=end, voided_at__isnull=False
+    ).select_related("charge")
+    return {
+        "months": list(months.values()),
+        "total": sum((p.amount for p in payments), ZERO),
+        "count": len(payments),
+        "voided": list(voided.order_by("received_on", "pk")),
+    }
+
+
+@dataclass
+class MoneyLines:
+    """The annual report's enforcement money of one year, from the ledger:
+    penalties proposed (the fines notices required), imposed (by the Justice
+    Court), collected (paid on either); costs invoiced and recovered."""
+
+    penalties_proposed: Decimal = ZERO
+    penalties_imposed: Decimal = ZERO
+    penalties_collected: Decimal = ZERO
+    costs_invoiced: Decimal = ZERO
+    costs_recovered: Decimal = ZERO
+
+
+def money_lines(start: dt.date, end: dt.date) -> MoneyLines:
+    """Charges issued and payments received from `start` to `end` (a year):
+    the same rows the ledger's export of those dates lists."""
+    lines = MoneyLines()
+    for c in Charge.objects.filter(issued_on__gte=start, issued_on__lte=end):
+        if c.kind == ChargeKind.NOV_FINE:
+            lines.penalties_proposed += c.amount
+        elif c.kind == ChargeKind.COURT_FINE:
+            lines.penalties_imposed += c.amount
+        elif c.kind in COST_KINDS:
+            lines.costs_invoiced += c.amount
+    for p in payments_received(start, end):
+        if p.charge.kind in PENALTY_KINDS:
+            lines.penalties_collected += p.amount
+        else:
+            lines.costs_recovered += p.amount
+    return lines
+
+
+def unsettled_charges(case) -> list[Charge]:
+    """The charges of `case` with a balance neither paid, written off nor
+    referred to the Justice Court (the resolve guard, issue 27)."""
+    return [c for c in case_charges(case) if not c.settled]
+
+
+STATUS_CHOICES = [
+    ("", "Any status"),
+    ("past_due", "Past due"),
+    *ChargeStatus.choices,
+]
