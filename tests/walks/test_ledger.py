@@ -55,14 +55,20 @@ def _past_due_fine(smo_user):
     return Charge.objects.get(notice=notice)
 
 
+PHONE = {"width": 390, "height": 844}
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("size", [None, PHONE], ids=["desktop", "phone"])
 def test_a_fine_from_the_notice_to_the_window_and_to_the_justice_court(
-    browser_page, smo_user, clerk_user
+    browser_page, smo_user, clerk_user, size
 ):
     late = _past_due_fine(smo_user)
     case = _confirmed_case()
     page = browser_page
+    if size:
+        page.set_viewport_size(size)
     browser_sign_in(page, "smo")
     _issue_notice_with_a_fine(page, case)
     notice = NoticeOfViolation.objects.get(case=case)
