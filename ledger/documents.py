@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import ClassVar
 
+from django.utils import timezone
+
 from cases.documents.contracts import (
     DocumentFacts,
     DocumentKind,
@@ -40,6 +42,10 @@ class PaymentReceiptFacts(DocumentFacts):
     paid_to_date: Decimal
     balance: Decimal
     how_to_pay: str = ""
+    # A payment voided after its receipt: the receipt is issued again, marked
+    # void with the reason (the first version stays, superseded).
+    voided_on: dt.date | None = None
+    void_reason: str = ""
 
     @property
     def amount_words(self) -> str:
@@ -55,6 +61,8 @@ class PaymentReceiptFacts(DocumentFacts):
             found.append("what the payment pays is missing")
         if self.balance is not None and self.balance < 0:
             found.append("the balance is negative")
+        if self.voided_on is not None and blank(self.void_reason):
+            found.append("the reason the payment was voided is missing")
         return found
 
 
@@ -94,15 +102,17 @@ def _lines(text: str) -> tuple[str, ...]:
 )
 def payment_receipt_contract(payment) -> PaymentReceiptFacts:
     """The receipt of `payment`: what was received, against what, and what
-    remains, as the ledger stood when it was recorded."""
+    remains, as the ledger stood when it was recorded — or, once the payment is
+    voided, the same receipt marked void with the reason and what remains now."""
     charge = payment.charge
     payer = charge.payer
     recorder = payment.recorded_by
     left = charge.balance()
+    voided_on = timezone.localdate(payment.voided_at) if payment.voided_at else None
     return PaymentReceiptFacts(
         case_number=charge.case.number,
         document_number=payment.receipt_number,
-        issued_on=payment.received_on,
+        issued_on=voided_on or payment.received_on,
         recipient=Recipient(
             name=payer.name, address_lines=_lines(payer.mailing_address)
         ),
@@ -122,4 +132,6 @@ def payment_receipt_contract(payment) -> PaymentReceiptFacts:
         paid_to_date=charge.amount_paid(),
         balance=left,
         how_to_pay=how_to_pay(charge.reference) if left else "",
+        voided_on=voided_on,
+        void_reason=payment.void_reason,
     )

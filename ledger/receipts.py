@@ -3,6 +3,7 @@ in the payment's transaction (its PDF renders on commit), and e-mailed through
 the outbox when the payer gave an address."""
 
 from cases.documents.contracts import DocumentKind
+from cases.documents.selectors import latest_document
 from cases.documents.services import issue_for
 from cases.outbox.services import document_email
 
@@ -15,3 +16,15 @@ def receipt_issue(*, payment, actor):
     if email:
         document_email(document=document, recipient=email, actor=actor)
     return document
+
+
+def receipt_void_issue(*, payment, actor):
+    """After `payment` is voided: its receipt issued again, marked void with the
+    reason, superseding the first (which stays). Only an issued receipt can be
+    corrected: while the first is still rendering, or if it failed, nothing is
+    issued (the ledger and the charge page say the payment is void). Returns the
+    void receipt or None."""
+    latest = latest_document(payment, DocumentKind.PAYMENT_RECEIPT)
+    if latest is not None and not latest.is_issued:
+        return None
+    return receipt_issue(payment=payment, actor=actor)

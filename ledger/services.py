@@ -295,6 +295,10 @@ def payment_void(*, payment, actor, reason: str) -> Payment:
         subject=payment,
     )
     _follow(charge, actor)
+    from .receipts import receipt_void_issue
+
+    # The receipt is issued again marked void (and e-mailed where the first was).
+    receipt_void_issue(payment=payment, actor=actor)
     return payment
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from cases.documents.contracts import DocumentKind
 from cases.documents.selectors import latest_document
+from cases.documents.services import document_render
 from cases.models import OutgoingMessage
 from ledger import services
 
@@ -70,3 +71,33 @@ def test_the_receipt_is_emailed_when_the_payer_gave_an_address(fine, smo_user):
     payment = _pay(fine, smo_user, "10")
     message = OutgoingMessage.objects.get(recipient="pat@example.com")
     assert payment.receipt_number in message.subject
+
+
+def test_a_voided_payment_is_issued_again_marked_void_with_the_reason(fine, smo_user):
+    """A treasurer reconciling receipts finds the voided one marked so, not only
+    struck through on the ledger; the first version stays, superseded."""
+    payment = _pay(fine, smo_user, "100")
+    first = document_render(document_id=latest_document(payment, KIND).pk)
+    assert "This receipt is void" not in first.html
+    services.payment_void(payment=payment, actor=smo_user, reason="Check bounced.")
+    void = latest_document(payment, KIND)
+    assert void.pk != first.pk
+    assert void.document_number == payment.receipt_number
+    for words in (
+        "This receipt is void",
+        "Check bounced.",
+        "It no longer counts toward " + fine.reference,
+        "Paid to date, without this payment",
+        "$250.00",  # the balance is the whole fine again
+    ):
+        assert words in void.html, words
+
+
+def test_a_void_while_the_first_receipt_still_renders_voids_the_payment(fine, smo_user):
+    payment = _pay(fine, smo_user, "100")  # its PDF not made yet
+    voided = services.payment_void(
+        payment=payment, actor=smo_user, reason="Typed twice."
+    )
+    assert voided.is_voided
+    assert fine.balance() == fine.amount
+    assert latest_document(payment, KIND).version == 1
