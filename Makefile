@@ -43,10 +43,12 @@ run: $(STAMP) check-system
 	@echo "  E-mail:   written as files to var/mail/"
 	@echo "  Ctrl-C stops the site and the worker."
 	@echo ""
-	@trap 'kill 0' INT TERM; \
-	$(BIN)/celery -A poquott_ms4 worker -B --pool=solo --loglevel=INFO \
-	  --schedule=$(VAR_DIR)/celerybeat-schedule & \
-	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT) --noreload & \
+	@# Ctrl-C: stop the two by their ids and wait for them (not `kill 0`, which
+	@# signals this shell too and re-enters its own trap until it crashes).
+	@$(BIN)/celery -A poquott_ms4 worker -B --pool=solo --loglevel=INFO \
+	  --schedule=$(VAR_DIR)/celerybeat-schedule & worker=$$!; \
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT) --noreload & site=$$!; \
+	trap 'trap "" INT TERM; kill $$site $$worker 2>/dev/null; wait; echo "Stopped."; exit 0' INT TERM; \
 	wait
 
 test: $(STAMP) check-system

@@ -24,6 +24,10 @@ class Role(StrEnum):
 CASE_READERS = (Role.SMO, Role.CLERK)
 # Who may change a case, an inspection or a notice.
 CASE_WRITERS = (Role.SMO,)
+# Who may download the original bytes of a photo (a resident's report photo or a
+# respondent's proof photo), with its GPS and camera data: staff otherwise see
+# the re-encoded copy without them. See may_read_originals.
+ORIGINAL_READERS = (Role.SMO,)
 
 # Model permissions each group gets (used by the Django admin and has_perm).
 # "view" = view only; "all" = add, change, view (never delete: records are kept).
@@ -168,6 +172,12 @@ class RoleRequiredMixin(AccessMixin):
         if not has_role(request.user, *self.required_roles):
             raise PermissionDenied("Your role does not give access to this page.")
         return super().dispatch(request, *args, **kwargs)
+
+
+def may_read_originals(user) -> bool:
+    """The one rule for photos' originals (report photos and proof photos): the
+    SMO's only, as evidence."""
+    return has_role(user, *ORIGINAL_READERS)
 
 
 def role_required(*roles: Role):

@@ -41,14 +41,14 @@ class ProcessedImage:
     height: int
 
 
-def _read(upload) -> bytes:
+def _read(upload, limit: int = MAX_FILE_BYTES) -> bytes:
     upload.seek(0)
-    data = upload.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
+    data = upload.read(limit + 1)
+    if len(data) > limit:
         raise ValidationError(
-            "“%(name)s” is larger than %(limit)s MB. Please send a smaller photo.",
+            "“%(name)s” is larger than %(limit)s MB. Please send a smaller file.",
             code="file_too_large",
-            params={"name": _name(upload), "limit": MAX_FILE_BYTES // (1024 * 1024)},
+            params={"name": _name(upload), "limit": limit // (1024 * 1024)},
         )
     if not data:
         raise ValidationError(
@@ -141,28 +141,40 @@ def _check_pixels(probe: Image.Image, name: str) -> None:
 
 def _display_copy(image: Image.Image) -> tuple[bytes, int, int]:
     """A JPEG of at most DISPLAY_MAX_SIDE a side, made from the pixels alone."""
+    return pixels_only(image, max_side=DISPLAY_MAX_SIDE, fmt="JPEG", quality=85)
+
+
+def pixels_only(
+    image: Image.Image, *, max_side: int, fmt: str, quality: int = 85
+) -> tuple[bytes, int, int]:
+    """The image re-encoded as `fmt` (JPEG or PNG) from its pixels alone, at most
+    `max_side` a side: the one place metadata (GPS, camera, comments) is
+    stripped, for report photos and filed documents alike."""
     if image.format in SCALED_FORMATS:
-        # Decode at 1/2, 1/4 or 1/8 scale, still at least the display size:
+        # Decode at 1/2, 1/4 or 1/8 scale, still at least the wanted size:
         # a 40-megapixel photo costs a quarter of its full-size memory or less.
-        image.draft("RGB", (DISPLAY_MAX_SIDE, DISPLAY_MAX_SIDE))
+        image.draft("RGB", (max_side, max_side))
     image.load()  # full decode: truncated or corrupt data fails here
-    small = image if image.mode in ("RGB", "L") else image.convert("RGB")
+    if fmt == "JPEG":
+        small = image if image.mode in ("RGB", "L") else image.convert("RGB")
+    elif image.mode in ("RGB", "RGBA", "L", "LA"):
+        small = image
+    else:  # a palette or other mode: RGBA keeps any transparency
+        small = image.convert("RGBA")
     # Downscale (in place) before turning, so that works on the small copy.
-    small.thumbnail((DISPLAY_MAX_SIDE, DISPLAY_MAX_SIDE))
+    small.thumbnail((max_side, max_side))
     small = ImageOps.exif_transpose(small)
     # A fresh image from the pixels alone: the decoder's info (a JPEG or GIF
     # comment, PNG tEXt/iTXt/zTXt, XMP, ICC, EXIF) is not carried over, and the
     # JPEG writer is told there is none.
     clean = Image.frombytes(small.mode, small.size, small.tobytes())
     out = io.BytesIO()
-    clean.save(
-        out,
-        format="JPEG",
-        quality=85,
-        optimize=True,
-        exif=b"",
-        comment=b"",
-    )
+    if fmt == "JPEG":
+        clean.save(
+            out, format="JPEG", quality=quality, optimize=True, exif=b"", comment=b""
+        )
+    else:
+        clean.save(out, format="PNG", optimize=True)
     return out.getvalue(), clean.width, clean.height
 
 
@@ -238,3 +250,82 @@ def process_photo_or_pdf(upload) -> ProcessedImage | ProcessedDocument:
             code="not_a_document",
             params={"name": _name(upload)},
         ) from exc
+
+
+# Filed documents (an appeal's, sent on the respondent's page): the types by
+# their first bytes, never by the name or the Content-Type the sender claimed.
+DOCUMENT_MAGIC = (
+    (b"%PDF-", "application/pdf"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+)
+DOCUMENT_EXTENSIONS = {
+    "application/pdf": "pdf",
+    "image/jpeg": "jpg",
+    "image/png": "png",
+}
+DOCUMENT_MAX_SIDE = 6000  # a letter page scanned at 600 dpi is 5100 × 6600
+
+
+def sniffed_type(head: bytes) -> str:
+    """ "application/pdf", "image/jpeg" or "image/png" as the first bytes say;
+    "" for anything else."""
+    for magic, content_type in DOCUMENT_MAGIC:
+        if head.startswith(magic):
+            return content_type
+    return ""
+
+
+@dataclass(frozen=True)
+class FiledDocument:
+    content: ContentFile  # a PDF as sent, or an image without its metadata
+    content_type: str  # sniffed
+    sha256: str  # of `content`
+    size: int
+
+
+def process_filed_document(upload, *, limit: int) -> FiledDocument:
+    """Accept a PDF, JPEG or PNG by its first bytes; an image must decode whole
+    and is re-encoded in its own format without metadata (pixels_only). Raises
+    ValidationError in words the sender can act on."""
+    data = _read(upload, limit)
+    name = _name(upload)
+    content_type = sniffed_type(data)
+    if not content_type:
+        raise ValidationError(
+            "“%(name)s” is not a PDF, JPEG or PNG file; please send the document "
+            "as one of those.",
+            code="not_a_document",
+            params={"name": name},
+        )
+    if content_type != "application/pdf":
+        fmt = "JPEG" if content_type == "image/jpeg" else "PNG"
+        truncated = ImageFile.LOAD_TRUNCATED_IMAGES
+        ImageFile.LOAD_TRUNCATED_IMAGES = False
+        try:
+            with Image.open(io.BytesIO(data), formats=[fmt]) as probe:
+                _check_pixels(probe, name)
+                probe.verify()
+            with Image.open(io.BytesIO(data), formats=[fmt]) as image:
+                data, _w, _h = pixels_only(
+                    image, max_side=DOCUMENT_MAX_SIDE, fmt=fmt, quality=92
+                )
+        except ValidationError:
+            raise
+        except Image.DecompressionBombError as exc:
+            raise _too_many_pixels(name, MAX_PIXELS) from exc
+        except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+            raise ValidationError(
+                "“%(name)s” is damaged or incomplete; please send it again.",
+                code="not_a_document",
+                params={"name": name},
+            ) from exc
+        finally:
+            ImageFile.LOAD_TRUNCATED_IMAGES = truncated
+    extension = DOCUMENT_EXTENSIONS[content_type]
+    return FiledDocument(
+        content=ContentFile(data, name=f"{uuid.uuid4().hex}.{extension}"),
+        content_type=content_type,
+        sha256=hashlib.sha256(data).hexdigest(),
+        size=len(data),
+    )

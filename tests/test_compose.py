@@ -297,3 +297,20 @@ def test_the_image_can_back_up_the_composed_database():
     )
     assert client and server
     assert int(client.group(1)) >= int(server.group(1))
+
+
+def test_the_web_health_check_asks_for_the_public_host_the_example_allows():
+    """The health check calls 127.0.0.1:8000 with the Host of SITE_URL, which the
+    example .env allows: the check passes with the file as shipped, and 127.0.0.1
+    need not be allowed (a request's host never names the site in an e-mail)."""
+    check = " ".join(load_compose()["services"]["web"]["healthcheck"]["test"])
+    assert "http://127.0.0.1:8000/healthz" in check
+    assert "'Host': p.urlsplit(os.environ['SITE_URL']).netloc" in check
+    example = dict(
+        line.split("=", 1)
+        for line in (ROOT / ".env.example").read_text().splitlines()
+        if "=" in line and not line.lstrip().startswith("#")
+    )
+    host = example["SITE_URL"].split("://", 1)[1].split("/", 1)[0]
+    assert host in example["ALLOWED_HOSTS"].split(",")
+    assert "127.0.0.1" not in example["ALLOWED_HOSTS"]

@@ -6,9 +6,9 @@ more: no reporter name, e-mail or phone, no description (residents' words can
 name neighbours), no photos, no case number or staff-only notes. Unlike the
 status page (read with the tracking code), anyone can read them, so the place
 is given to the street, not the house: coordinates rounded to
-LOCATION_DECIMALS places and the address without its house number."""
+LOCATION_DECIMALS places and the address as the village street it names
+(cases.streets.published_street), never the text as typed."""
 
-import re
 from decimal import Decimal
 
 from django.conf import settings
@@ -19,6 +19,7 @@ from ..citations import citation
 from ..models import PollutantCategory
 from ..reports.forms import COLOUR_CHOICES, FLOW_CHOICES, ODOUR_CHOICES
 from ..reports.selectors import Open311Row
+from ..streets import published_street
 from .serializers import iso
 
 SPEC_URL = "http://wiki.open311.org/GeoReport_v2"
@@ -41,10 +42,6 @@ YES_NO = [("yes", "Yes"), ("no", "No")]
 # Poquott's latitude, a stretch of one street (the village is about 2 km across).
 LOCATION_DECIMALS = 3
 LOCATION_STEP = Decimal(1).scaleb(-LOCATION_DECIMALS)
-# A house number (12, 12A, 12-14, #12) before the street's name.
-HOUSE_NUMBER = re.compile(
-    r"(?<![\w#])#?\d+[A-Za-z]?(?:[-/]\d+[A-Za-z]?)?(?=\s+[^\W\d])"
-)
 
 
 def street_level(degrees: Decimal | None) -> float | None:
@@ -52,13 +49,6 @@ def street_level(degrees: Decimal | None) -> float | None:
     if degrees is None:
         return None
     return float(Decimal(degrees).quantize(LOCATION_STEP))
-
-
-def street_only(address: str) -> str | None:
-    """The address as typed, without house numbers: "12 Birchwood Avenue" →
-    "Birchwood Avenue" (a numbered street, "Route 25A", is kept)."""
-    street = " ".join(HOUSE_NUMBER.sub("", address or "").split()).strip(" ,")
-    return street or None
 
 
 # The screening signs as Open311 attributes: (code, description, values or None
@@ -168,7 +158,7 @@ def service_request(row: Open311Row, names: dict[str, str], zone) -> dict:
         "requested_datetime": iso(row.received_at, zone),
         "updated_datetime": iso(max(m for m in moments if m is not None), zone),
         "expected_datetime": None,
-        "address": street_only(row.address),
+        "address": published_street(row.address) or None,
         "address_id": None,
         "zipcode": None,
         "lat": street_level(row.latitude),

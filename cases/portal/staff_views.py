@@ -166,15 +166,20 @@ def correction_decide(request, number, pk, decision):
 @login_required
 def correction_file(request, pk, which):
     """A file of a proof of correction, for staff who may read cases: a photo's
-    re-encoded copy (no metadata) shown inline, a PDF as a download."""
+    re-encoded copy (no metadata) shown inline, a PDF as a download. A photo's
+    original (with its GPS and camera data) is the SMO's only, by the rule of
+    report photos (roles.may_read_originals)."""
+    from django.core.exceptions import PermissionDenied
     from django.http import FileResponse, Http404
 
-    from ..roles import CASE_READERS, has_role
+    from ..roles import CASE_READERS, has_role, may_read_originals
     from .models import CorrectionFile
 
     if not has_role(request.user, *CASE_READERS):
         raise Http404("No such file")
     stored = get_object_or_404(CorrectionFile, pk=pk)
+    if which == "original" and stored.is_photo and not may_read_originals(request.user):
+        raise PermissionDenied("A photo's original is the SMO's only.")
     if which == "display" and stored.is_photo:
         response = FileResponse(stored.display.open("rb"), content_type="image/jpeg")
     elif which == "original":

@@ -13,7 +13,7 @@ from ..models import Report, ReportPhoto
 from ..reports import public_status, ratelimit, selectors
 from ..reports.forms import BOUNDS, CENTRE, ReportForm, StaffReportForm
 from ..reports.services import ReportRefused, report_submit
-from ..roles import CASE_READERS, Role, role_required
+from ..roles import CASE_READERS, ORIGINAL_READERS, Role, role_required
 from .triage import report_page
 
 SESSION_LAST_CODE = "reports.last_tracking_code"
@@ -192,7 +192,7 @@ def photo_display(request, pk):
     return response
 
 
-@role_required(Role.SMO)
+@role_required(*ORIGINAL_READERS)
 @require_GET
 def photo_original(request, pk):
     """The original bytes as evidence, for SMO staff only; always a download

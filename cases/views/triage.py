@@ -21,7 +21,7 @@ from ..forms import (
 from ..models import Case, Report
 from ..reports import public_status
 from ..reports import selectors as report_selectors
-from ..roles import CASE_WRITERS, Role, has_role, role_required
+from ..roles import CASE_WRITERS, Role, has_role, may_read_originals, role_required
 from ..workflow import CaseChangedError, Refused
 
 PAGE_SIZE = 25
@@ -138,7 +138,7 @@ def report_page(request, report, *, bound=None, status=200):
             "report": report,
             "status": public_status.for_report(report),
             "status_words": public_status.words_for_report(report),
-            "can_see_originals": is_smo,
+            "can_see_originals": may_read_originals(request.user),
             "row": row,
             "back": BACK_TO_REPORT,
         },

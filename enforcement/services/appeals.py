@@ -14,7 +14,7 @@ from cases.input_guard import article_number_clean
 from cases.models import CaseEvent
 from cases.roles import Role, has_role, require_role
 from cases.timeline import record_event
-from cases.uploads import sha256_of
+from cases.uploads import process_filed_document, sha256_of, sniffed_type
 
 from ..models import (
     Appeal,
@@ -91,8 +91,15 @@ def appeal_file_online(
             errors["email"] = "That is not an e-mail address."
     if errors:
         raise ValidationError(errors)
+    filed = []
     for upload in documents:
-        _check_document(upload)
+        _check_document(upload, field="documents")
+        try:
+            filed.append(
+                (upload, process_filed_document(upload, limit=MAX_DOCUMENT_BYTES))
+            )
+        except ValidationError as exc:
+            raise ValidationError({"documents": exc.messages}) from exc
     received_at = timezone.now()
     appeal = _file(
         notice=notice,
@@ -111,8 +118,8 @@ def appeal_file_online(
     )
     appeal.receipt_number = f"APL-{appeal.pk}-{appeal.received_at:%Y%m%d}"
     appeal.save(update_fields=["receipt_number"])
-    for upload in documents:
-        _store_document(appeal=appeal, actor=None, upload=upload)
+    for upload, document in filed:
+        _store_document(appeal=appeal, actor=None, upload=upload, filed=document)
     record_portal_event(
         access,
         address,
@@ -221,26 +228,34 @@ def appeal_add_document(*, appeal, actor, upload, description="") -> AppealDocum
     )
 
 
-def _check_document(upload):
+def _check_document(upload, field="document"):
     if upload.size > MAX_DOCUMENT_BYTES:
-        raise ValidationError({"document": f"“{upload.name}” is larger than 20 MB."})
+        raise ValidationError({field: f"“{upload.name}” is larger than 20 MB."})
     if upload.size == 0:
-        raise ValidationError({"document": f"“{upload.name}” is empty."})
+        raise ValidationError({field: f"“{upload.name}” is empty."})
 
 
-def _store_document(*, appeal, actor, upload, description="") -> AppealDocument:
+def _store_document(
+    *, appeal, actor, upload, description="", filed=None
+) -> AppealDocument:
+    """`filed`: the document as cases.uploads.process_filed_document checked it
+    (a document from the respondent's page: sniffed type, images stripped of
+    their metadata); without it, the upload as the clerk or SMO recorded it (its
+    type is sniffed again when it is served)."""
     document = AppealDocument(
         appeal=appeal,
         original_name=(upload.name or "document")[:200],
         content_type=(
-            getattr(upload, "content_type", "") or "application/octet-stream"
-        )[:100],
-        size=upload.size,
-        sha256=sha256_of(upload),
+            filed.content_type
+            if filed
+            else sniffed_type(_head(upload)) or "application/octet-stream"
+        ),
+        size=filed.size if filed else upload.size,
+        sha256=filed.sha256 if filed else sha256_of(upload),
         description=description,
         uploaded_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
-    document.file.save("upload", upload, save=False)
+    document.file.save("upload", filed.content if filed else upload, save=False)
     document.save()
     record_event(
         case=appeal.case,
@@ -252,6 +267,13 @@ def _store_document(*, appeal, actor, upload, description="") -> AppealDocument:
         subject=document,
     )
     return document
+
+
+def _head(upload) -> bytes:
+    upload.seek(0)
+    head = upload.read(16)
+    upload.seek(0)
+    return head
 
 
 def hearing_by(appeal) -> dt.date | None:

@@ -14,6 +14,7 @@ from cases.models import Party
 from cases.paging import IdsFirstPaginator
 from cases.roles import has_role, role_required
 from cases.site_url import site_url
+from cases.uploads import sniffed_type
 from cases.views.actions import (
     action_forms,
     confirmed_form_class,
@@ -451,12 +452,18 @@ def appeal_record(request, pk, record):
 
 @role_required(*APPEAL_RECORDERS)
 def appeal_document(request, pk):
+    """A document filed with an appeal, always as a download, with the type its
+    bytes say (PDF, JPEG, PNG; anything else as plain bytes), never the type the
+    sender claimed."""
     document = get_object_or_404(AppealDocument, pk=pk)
+    handle = document.file.open("rb")
+    head = handle.read(16)
+    handle.seek(0)
     response = FileResponse(
-        document.file.open("rb"),
+        handle,
         as_attachment=True,
         filename=document.original_name,
-        content_type=document.content_type,
+        content_type=sniffed_type(head) or "application/octet-stream",
     )
     response["X-Content-Type-Options"] = "nosniff"
     return response

@@ -478,7 +478,8 @@ def test_open311_round_trip_with_demo_key(client):
     assert created.status_code == 201
     request_id = created.json()[0]["service_request_id"]
     row = client.get(f"{BASE}/requests/{request_id}.json").json()[0]
-    assert row["status"] == "open" and row["address"] == "Sound Road"
+    # Sound Road is not a street of the village's list: no street is published.
+    assert row["status"] == "open" and row["address"] is None
 
 
 def test_a_merged_duplicate_follows_the_case_it_was_merged_into(client, smo_user):

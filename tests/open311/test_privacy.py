@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from cases.models import ApiKey, Note, Report
-from cases.open311.documents import street_level, street_only
+from cases.open311.documents import street_level
 from cases.reports.services import report_submit
 
 from ..reports.helpers import category, open_case_for
@@ -87,24 +87,7 @@ def test_location_is_published_to_the_street_not_the_house(client, fmt):
         assert doc.findtext("request/address") == "Birchwood Avenue"
 
 
-@pytest.mark.parametrize(
-    ("typed", "published"),
-    [
-        ("12 Birchwood Avenue", "Birchwood Avenue"),
-        ("12A Main Street", "Main Street"),
-        ("12-14 Main Street", "Main Street"),
-        ("#7 Sound Road", "Sound Road"),
-        (
-            "Outside 45 Birchwood Avenue, by the drain",
-            "Outside Birchwood Avenue, by the drain",
-        ),
-        ("Route 25A", "Route 25A"),
-        ("3rd Street and Main", "3rd Street and Main"),
-        ("", None),
-    ],
-)
-def test_street_only_drops_house_numbers(typed, published):
-    assert street_only(typed) == published
+# What each spelling of an address publishes: test_published_street.py.
 
 
 def test_street_level_rounds_to_three_places():

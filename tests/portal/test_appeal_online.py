@@ -6,6 +6,7 @@ clerk's list saying it came in online."""
 
 import contextlib
 import datetime as dt
+import io
 from unittest import mock
 from zoneinfo import ZoneInfo
 
@@ -14,6 +15,7 @@ from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
+from PIL import Image
 
 from cases.humanize import human_date, human_datetime
 from cases.models import CaseEvent, Deadline, OutgoingMessage
@@ -51,6 +53,12 @@ def signed_in(code) -> Client:
     client = Client()
     enter(client, code, REMOTE_ADDR=ADDRESS)
     return client
+
+
+def a_jpeg() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (8, 8), (0, 90, 200)).save(out, format="JPEG")
+    return out.getvalue()
 
 
 def file_online(client, notice, **fields):
@@ -137,7 +145,7 @@ def test_the_clerk_sees_the_appeal_came_in_online_with_its_hearing_by_date(
             signed_in(owner_code),
             issued_notice,
             documents=SimpleUploadedFile(
-                "hose.jpg", b"\xff\xd8\xff\xe0 a photo", content_type="image/jpeg"
+                "hose.jpg", a_jpeg(), content_type="image/jpeg"
             ),
         )
     appeal = Appeal.objects.get(notice=issued_notice)
