@@ -2,7 +2,7 @@
 
 `render_html(kind, facts)` renders the kind's template with autoescape on: every
 fact (a resident's name, a finding) is text, never markup. `render_pdf(html)`
-turns that HTML into a PDF/A file with one module-level FontConfiguration (the
+turns that HTML into a tagged PDF/A file with one module-level FontConfiguration (the
 worker reuses it across renders) and a fetcher that serves only our own static
 files and `data:` URIs: no `file://` outside the static folders, no network.
 """
@@ -31,8 +31,12 @@ from .registry import document_type
 
 logger = logging.getLogger(__name__)
 
-# PDF/A-3u: archival, with Unicode text (so the text can be extracted and searched).
-DEFAULT_PDF_VARIANT = "pdf/a-3u"
+# PDF/A-3a: archival, with Unicode text, and tagged (level A: a structure tree of
+# headings, paragraphs, tables and figures with their alt text, in reading order,
+# with the document's language and title), so a screen reader reads a notice as
+# it reads a web page (issue 29: PDF/UA, WCAG). Inline SVGs (the QR code, the
+# annual report's charts) are Figures whose alt text is their <title>.
+DEFAULT_PDF_VARIANT = "pdf/a-3a"
 BASE_TEMPLATE = "documents/base.html"
 PRINT_CSS = "css/print.css"
 # Relative URLs in the documents ("/static/css/print.css") resolve against this

@@ -74,7 +74,7 @@ def test_issue_freezes_facts_citations_and_html_then_enqueues_the_render(
     assert "Tuesday, March 17, 2026" in document.html
     assert document.template_name == "documents/notice_of_violation.html"
     assert len(document.template_version) == 16
-    assert document.pdfa and document.pdf_variant == "pdf/a-3u"
+    assert document.pdfa and document.pdf_variant == "pdf/a-3a"
     assert document.source == case
     assert document_events(case) == []  # the timeline says "issued" once it is
 

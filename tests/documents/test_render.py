@@ -347,7 +347,7 @@ def test_a_document_pointing_outside_is_rendered_without_those_resources(caplog)
 # --- archival ----------------------------------------------------------------
 
 
-def test_the_pdf_is_pdf_a_3u_with_the_machines_fonts_embedded():
+def test_the_pdf_is_pdf_a_3a_with_the_machines_fonts_embedded():
     pdf = render(DocumentKind.NOTICE_OF_VIOLATION, sample_notice_of_violation()).pdf
     reader = PdfReader(io.BytesIO(pdf))
     xmp = reader.xmp_metadata
