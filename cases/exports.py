@@ -9,10 +9,13 @@ streams (``StreamingHttpResponse``); an XLSX export is written by openpyxl's
 write-only workbook, row by row, to a temporary file that is then streamed
 (bench/: 50,000 rows in constant memory).
 
-Whatever a resident typed can end up in a cell, so every text value goes through
-:func:`neutralise` (OWASP "CSV injection"): a spreadsheet never runs it as a
-formula. Numbers stay numbers; dates and times are in the village's time zone,
-in ISO form."""
+Whatever a resident typed can end up in a cell, and a spreadsheet must never run
+it as a formula (OWASP "CSV injection"): in a CSV every such text goes through
+:func:`neutralise` (a leading ``'``, the only way a CSV can say "text"); in an
+XLSX it is written as a text cell, so it shows as typed. Numbers stay numbers;
+dates and times are in the village's time zone (the headings say "village
+time"), a moment written without a UTC offset ("2026-12-04 14:30:00") so that
+spreadsheets read it as a date and time, not as text."""
 
 import csv
 import datetime as dt
@@ -61,8 +64,9 @@ def neutralise(value):
 
 
 def plain(value):
-    """A cell's value: text neutralised, numbers as numbers, yes/no for a
-    boolean, a date as a date and a moment in the village's time zone."""
+    """A cell's value: text as text (each writer keeps it from being run),
+    numbers as numbers, yes/no for a boolean, a date as a date and a moment in
+    the village's time zone."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -73,7 +77,7 @@ def plain(value):
         return value.replace(microsecond=0)
     if isinstance(value, (dt.date, int, float, Decimal)):
         return value
-    return neutralise(str(value))
+    return str(value)
 
 
 _PLACEHOLDER = "0000000000"
@@ -118,10 +122,14 @@ def _cells(columns, row, absolute) -> list:
 
 
 def _csv_text(value) -> Any:
-    """Dates and moments in ISO form (a moment with its UTC offset)."""
-    if isinstance(value, dt.date):  # datetime too
+    """A date in ISO form; a moment in village time without a UTC offset
+    ("2026-12-04 14:30:00": with the offset spreadsheets read it as text);
+    text neutralised."""
+    if isinstance(value, dt.datetime):
+        return value.replace(tzinfo=None).isoformat(sep=" ")
+    if isinstance(value, dt.date):
         return value.isoformat()
-    return value
+    return neutralise(value)
 
 
 class _Echo:
@@ -138,10 +146,19 @@ def csv_lines(columns, rows: Iterable, absolute) -> Iterator[str]:
         yield writer.writerow([_csv_text(v) for v in _cells(columns, row, absolute)])
 
 
-def _xlsx_value(value):
+def _xlsx_value(value, sheet):
     if isinstance(value, str):
         # XML 1.0 cannot hold most control characters (openpyxl refuses them).
-        return ILLEGAL_CHARACTERS_RE.sub("", value)
+        value = ILLEGAL_CHARACTERS_RE.sub("", value)
+        if value.startswith(FORMULA_START):
+            # Text that would be taken for a formula: a text cell, shown as
+            # typed (a leading ' would show in the cell).
+            from openpyxl.cell import WriteOnlyCell
+
+            cell = WriteOnlyCell(sheet, value=value)
+            cell.data_type = "s"
+            return cell
+        return value
     if isinstance(value, dt.datetime):
         return value.replace(tzinfo=None)  # village time, as the heading says
     return value
@@ -163,9 +180,9 @@ def write_xlsx(columns, rows: Iterable, absolute, out, *, title: str) -> None:
     sheet.append(heading)
     for row in rows:
         # Plain values (openpyxl gives dates their number format): a cell object
-        # per value took twice the time (bench/exports.py). A text beginning with
-        # "=" would be written as a formula; neutralise() has prefixed every one.
-        sheet.append([_xlsx_value(v) for v in _cells(columns, row, absolute)])
+        # per value took twice the time (bench/exports.py); only a text that
+        # would be taken for a formula gets one (_xlsx_value).
+        sheet.append([_xlsx_value(v, sheet) for v in _cells(columns, row, absolute)])
     book.save(out)
 
 

@@ -3,9 +3,6 @@ public draft for comment (counts and charts only: no personal data)."""
 
 from __future__ import annotations
 
-import csv
-import io
-
 from django.contrib import messages
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -16,6 +13,7 @@ from django.views.decorators.http import require_POST
 from ..documents.contracts import DocumentKind
 from ..documents.selectors import documents_of, latest_document
 from ..documents.services import document_verify
+from ..exports import Column, csv_lines
 from ..roles import CASE_READERS, CASE_WRITERS, has_role, role_required
 from ..views.actions import action_forms, attempt, take_step
 from . import services
@@ -130,23 +128,22 @@ def drilldown(request, year, metric):
     )
 
 
+# One line per count: its section, the metric's name, its value (a number a
+# spreadsheet can add up) and its definition; written by the one export writer.
+ANNUAL_CSV_COLUMNS = (
+    Column("section", lambda line: line[0]),
+    Column("metric", lambda line: line[1]),
+    Column("value", lambda line: line[2]),
+    Column("definition", lambda line: line[3]),
+)
+
+
 def _csv_response(filename: str, rows) -> HttpResponse:
-    buffer = io.StringIO()
-    buffer.write("\ufeff")  # spreadsheets read UTF-8 with the BOM
-    writer = csv.writer(buffer)
-    writer.writerow(["section", "key", "count", "value", "definition"])
-    for row in rows:
-        writer.writerow([_neutral(str(v)) for v in row])
-    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    """`rows` of (section, metric, value, definition) as a CSV download."""
+    body = "".join(csv_lines(ANNUAL_CSV_COLUMNS, rows, str))
+    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
-
-
-def _neutral(value: str) -> str:
-    """A cell a spreadsheet never runs as a formula."""
-    if value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
 
 
 @role_required(*CASE_READERS)
@@ -157,7 +154,7 @@ def year_csv(request, year):
     computed = annual_counts(year)
     return _csv_response(
         f"annual-report-{year}-live.csv",
-        ((c.section, c.key, c.label, c.shown, c.definition) for c in computed.counts),
+        ((c.section, c.label, c.shown, c.definition) for c in computed.counts),
     )
 
 
@@ -228,13 +225,7 @@ def frozen_csv(request, pk):
     return _csv_response(
         f"annual-report-{report.year}-v{report.version}.csv",
         (
-            (
-                line["section"],
-                line["key"],
-                line["label"],
-                line["shown"],
-                line["definition"],
-            )
+            (line["section"], line["label"], line["value"], line["definition"])
             for line in services.count_lines(report)
         ),
     )

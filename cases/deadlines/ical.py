@@ -107,9 +107,8 @@ def as_event(item) -> FeedEvent:
 
 
 def _deadline_url(deadline: Deadline) -> str:
-    if deadline.case_id:
-        return deadline.case.get_absolute_url()
-    return reverse("deadlines:list")
+    """The deadline's own page (it links its case)."""
+    return reverse("deadlines:detail", args=[deadline.pk])
 
 
 def deadline_events(user) -> Iterator[FeedEvent]:

@@ -266,12 +266,19 @@ def test_the_csv_has_every_count_with_its_definition(a_year, smo_user, smo_clien
     response = smo_client.get(reverse("cases:annual:year_csv", args=[2026]))
     content = response.content.decode("utf-8")
     assert content.startswith("\ufeff")
-    rows = {r["key"]: r for r in csv.DictReader(io.StringIO(content.lstrip("\ufeff")))}
-    assert rows["reports_received"]["value"] == "5"
-    assert rows["median_days_to_elimination"]["value"] == "76.0"
+    reader = csv.DictReader(io.StringIO(content.lstrip("\ufeff")))
+    assert reader.fieldnames == ["section", "metric", "value", "definition"]
+    rows = {r["metric"]: r for r in reader}
+    assert rows["Reports received"]["value"] == "5"
+    assert rows["Median days from report to elimination"]["value"] == "76.0"
+    assert all(r["definition"] for r in rows.values())
     report = freeze(smo_user)
     frozen = smo_client.get(reverse("cases:annual:frozen_csv", args=[report.pk]))
-    assert "reports_received" in frozen.content.decode()
+    frozen_rows = {
+        r["metric"]: r
+        for r in csv.DictReader(io.StringIO(frozen.content.decode().lstrip("\ufeff")))
+    }
+    assert frozen_rows["Reports received"]["value"] == "5"
 
 
 @pytest.mark.parametrize("year", ["abcd", "2099", "1999", "0001", "2026x"])

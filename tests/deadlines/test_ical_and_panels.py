@@ -55,12 +55,13 @@ def test_feed_is_valid_rfc5545_with_the_users_deadlines(
     [description] = [ln for ln in lines if ln.startswith("DESCRIPTION:")]
     assert "Counted\\; over Christmas\\, with a \\\\ and\\na new line." in description
     assert lines.count("BEGIN:VEVENT") == lines.count("END:VEVENT") == 1
-    # The event links to the case page, which opens.
+    # The event links to the deadline's own page (issue 29), which opens.
     [url] = [ln for ln in lines if ln.startswith("URL:")]
+    page = reverse("deadlines:detail", args=[deadline.pk])
     # SITE_URL unset: the host the feed was asked on.
-    assert url == f"URL:http://testserver{case.get_absolute_url()}"
+    assert url == f"URL:http://testserver{page}"
     client.force_login(smo_user)
-    assert client.get(case.get_absolute_url()).status_code == 200
+    assert client.get(page).status_code == 200
 
 
 def test_folding_never_splits_a_multibyte_character():

@@ -80,7 +80,7 @@ def test_the_deadlines_feed_has_every_provider_with_absolute_urls(
     events = _events(body.decode())
     mine = events[f"deadline-{deadline.pk}@poquott-ms4"]
     assert mine.decoded("DTSTART") == dt.date(2026, 12, 28)
-    _assert_absolute(mine, case.get_absolute_url())
+    _assert_absolute(mine, reverse("deadlines:detail", args=[deadline.pk]))
 
     visit = events[f"inspection-{inspection.pk}@poquott-ms4"]
     assert visit.decoded("DTSTART") == inspection.scheduled_for.replace(microsecond=0)

@@ -54,8 +54,9 @@ def test_control_characters_xml_cannot_hold_are_dropped_from_the_xlsx_only():
     assert values == [
         ["Description", "Amount"],
         ["Bell and null", -2],
-        ["'=1+1", -2],
+        ["=1+1", -2],  # as typed, in a text cell (issue 29)
     ]
+    assert [c.data_type for c in list(sheet.iter_rows())[2]] == ["s", "n"]
     text = "".join(csv_lines(columns, rows, str)).removeprefix("\ufeff")
     assert list(csv.reader(io.StringIO(text, newline=""))) == [
         ["Description", "Amount"],

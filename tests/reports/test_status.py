@@ -59,6 +59,26 @@ def test_report_in_triage_reads_received(client):
     assert "12 Birchwood Avenue" in html
 
 
+def test_the_updates_times_are_valid_html_dates_in_words(client):
+    """HTML's <time datetime> allows one to three fraction digits (issue 29:
+    `|date:'c'` wrote six); the words are the short date people read."""
+    import re
+
+    from django.utils import timezone
+
+    report = make_report()
+    html = status_page(client, report.tracking_code).content.decode()
+    stamps = re.findall(r'<time datetime="([^"]+)">([^<]+)</time>', html)
+    assert stamps
+    local = timezone.localtime(report.received_at)
+    for machine, _words in stamps:
+        assert re.fullmatch(
+            r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d{1,3})?([+-]\d{2}:\d{2}|Z))?",
+            machine,
+        ), machine
+    assert f"{local:%b} {local.day}, {local.year}" in [w for _m, w in stamps]
+
+
 def test_code_is_found_however_it_is_typed(client):
     report = make_report()
     sloppy = report.tracking_code.lower().replace("-", " ")
