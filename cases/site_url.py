@@ -8,6 +8,8 @@ ALLOWED_HOSTS), so `make run` with PORT=8123 advertises 127.0.0.1:8123; without
 a request (the worker's e-mails) it is settings.SITE_URL's default,
 http://127.0.0.1:$PORT."""
 
+from urllib.parse import urljoin
+
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 
@@ -22,3 +24,10 @@ def site_url(request=None) -> str:
         except DisallowedHost:
             pass
     return settings.SITE_URL.rstrip("/")
+
+
+def absolute_url(url: str, base: str | None = None) -> str:
+    """``url`` on the site if it is a path; unchanged if it is already
+    absolute. `base`: the site's address (site_url(request)); without it
+    settings.SITE_URL."""
+    return urljoin((base or site_url()).rstrip("/") + "/", url)

@@ -25,7 +25,6 @@ import importlib
 import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from urllib.parse import urljoin
 
 import icalendar
 from django.conf import settings
@@ -35,7 +34,7 @@ from django.utils import timezone
 
 from ..models import CalendarFeedToken, Deadline
 from ..roles import is_staff_member
-from ..site_url import site_url
+from ..site_url import absolute_url
 from . import selectors
 
 log = logging.getLogger(__name__)
@@ -65,13 +64,6 @@ class FeedEvent:
     description: str = ""
     url: str = ""
     end: dt.date | dt.datetime | None = None
-
-
-def absolute_url(url: str, base: str | None = None) -> str:
-    """``url`` on the site if it is a path; unchanged if it is already
-    absolute. `base`: the site's address (cases.site_url.site_url(request));
-    without it settings.SITE_URL."""
-    return urljoin((base or site_url()).rstrip("/") + "/", url)
 
 
 def _utc(name: str, value: dt.date | dt.datetime) -> dt.date | dt.datetime:

@@ -28,6 +28,7 @@ from ..models import CaseKind, CaseStatus, Outfall, Report
 from ..open311 import documents as open311_documents
 from ..open311.views import DEFAULT_WINDOW_DAYS, MAX_RESULTS
 from ..reports import selectors as report_selectors
+from ..site_url import absolute_url
 from ..templatetags.human_tags import plain_name
 
 # A map of more points than this is unreadable and slow; the response says so.
@@ -55,14 +56,31 @@ LAYERS = (
 LAYER_KEYS = tuple(layer.key for layer in LAYERS)
 
 
-def _point(lat, lon, properties: dict) -> dict | None:
+def _point(feature_id: str, lat, lon, properties: dict) -> dict | None:
+    """A staff feature: an `id` a GIS keeps ("case-MS4-2026-0001"), and flat
+    properties a GIS table can show: named fields, "details" (the popup's lines
+    as one text, one per line) and "url", the record's page (made absolute by
+    `with_absolute_urls`)."""
     if lat is None or lon is None:
         return None
+    properties = dict(properties)
+    properties["details"] = "\n".join(line for line in properties["details"] if line)
     return {
         "type": "Feature",
+        "id": feature_id,
         "geometry": {"type": "Point", "coordinates": [float(lon), float(lat)]},
         "properties": properties,
     }
+
+
+def with_absolute_urls(features, base: str) -> list[dict]:
+    """The features with each "url" on the site's address `base`, so a GIS or
+    a spreadsheet that reads the file elsewhere can open the record."""
+    for feature in features:
+        url = feature["properties"].get("url")
+        if url:
+            feature["properties"]["url"] = absolute_url(url, base)
+    return features
 
 
 def collection(features, *, truncated: bool = False, limit: bool = True) -> dict:
@@ -107,19 +125,22 @@ def case_features(filters: dict) -> list[dict]:
     for number, kind, status, summary, lat, lon, p_lat, p_lon, address, where in rows:
         if lat is None or lon is None:
             lat, lon = p_lat, p_lon
+        kind_words = plain_name(kinds.get(kind, kind))
+        status_words = str(statuses.get(status, status))
         features.append(
             _point(
+                f"case-{number}",
                 lat,
                 lon,
                 {
                     "layer": "cases",
                     "style": kind,
                     "title": number,
-                    "lines": [
-                        plain_name(kinds.get(kind, kind)),
-                        str(statuses.get(status, status)),
-                        address or where or summary,
-                    ],
+                    "case_number": number,
+                    "kind": kind_words,
+                    "status": status_words,
+                    "where": address or where or summary,
+                    "details": [kind_words, status_words, address or where or summary],
                     "url": reverse("cases:detail", args=[number]),
                     "link": f"Open case {number}",
                 },
@@ -140,13 +161,17 @@ def report_features(*, since: dt.datetime, until: dt.datetime | None = None):
     )[: MAX_FEATURES + 1]
     return [
         _point(
+            f"report-{pk}",
             lat,
             lon,
             {
                 "layer": "reports",
                 "style": "report",
                 "title": f"Report {code}",
-                "lines": [
+                "tracking_code": code,
+                "received": humanize.machine_value(received),
+                "where": address or "",
+                "details": [
                     f"Received {humanize.human_datetime(received)}",
                     address or "Pin on the map (no address given)",
                 ],
@@ -194,13 +219,19 @@ def outfall_features() -> list[dict]:
             screening = "Not screened yet"
         features.append(
             _point(
+                f"outfall-{code}",
                 lat,
                 lon,
                 {
                     "layer": "outfalls",
                     "style": severity or "unscreened",
                     "title": f"Outfall {code}",
-                    "lines": [where, f"To {water}", screening],
+                    "outfall": code,
+                    "where": where,
+                    "receiving_water": water,
+                    "last_screened": humanize.machine_value(screened),
+                    "severity": str(severities.get(severity, "")) if severity else "",
+                    "details": [where, f"To {water}", screening],
                     "url": reverse("inspections:outfall_detail", args=[pk]),
                     "link": f"Open outfall {code}",
                 },
@@ -238,13 +269,18 @@ def inspection_features() -> list[dict]:
         due = "Overdue since" if when < now else "Scheduled for"
         features.append(
             _point(
+                f"inspection-{pk}",
                 lat,
                 lon,
                 {
                     "layer": "inspections",
                     "style": "overdue" if when < now else "due",
                     "title": f"{kinds.get(kind, kind)} inspection",
-                    "lines": [address, f"{due} {humanize.human_datetime(when)}"],
+                    "kind": str(kinds.get(kind, kind)),
+                    "where": address or "",
+                    "scheduled_for": humanize.machine_value(when),
+                    "overdue": when < now,
+                    "details": [address, f"{due} {humanize.human_datetime(when)}"],
                     "url": reverse("inspections:inspection_detail", args=[pk]),
                     "link": f"Open inspection {pk}",
                 },

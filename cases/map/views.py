@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET
 from ..forms import CaseFilterForm
 from ..reports.forms import BOUNDS, CENTRE
 from ..roles import CASE_READERS, role_required
+from ..site_url import site_url
 from . import geo
 
 GEOJSON = "application/geo+json"
@@ -125,6 +126,7 @@ def points(request):
         # Each layer has its own cap, so one crowded layer hides no other.
         truncated = truncated or len(found) > geo.MAX_FEATURES
         features.extend(found[: geo.MAX_FEATURES])
+    features = geo.with_absolute_urls(features, site_url(request))
     doc = geo.collection(features, truncated=truncated, limit=False)
     return geojson_response(doc)
 

@@ -80,7 +80,7 @@
     var title = document.createElement("strong");
     title.textContent = p.title || p.service_name || "Report";
     box.appendChild(title);
-    (p.lines || publicLines(p)).forEach(function (line) {
+    (p.details !== undefined ? String(p.details).split("\n") : publicLines(p)).forEach(function (line) {
       if (!line) { return; }
       var row = document.createElement("div");
       row.textContent = line;

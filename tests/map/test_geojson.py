@@ -68,11 +68,15 @@ def test_the_cases_layer_shows_open_cases_at_their_point_or_their_premises(
     assert by_title[pinned.number]["geometry"]["coordinates"] == [-73.0905, 40.9523]
     assert by_title[at_premises.number]["geometry"]["coordinates"] == [-73.085, 40.9541]
     props = by_title[at_premises.number]["properties"]
-    assert props["url"] == reverse("cases:detail", args=[at_premises.number])
+    assert props["url"] == "http://testserver" + reverse(
+        "cases:detail", args=[at_premises.number]
+    )
     assert props["link"] == f"Open case {at_premises.number}"
     # The kind in words, without its rule id; the premises' address.
-    assert props["lines"][0] == "Illicit connection"
-    assert "30 Washington Street" in props["lines"]
+    assert props["kind"] == "Illicit connection"
+    assert props["where"].startswith("30 Washington Street")
+    assert props["details"].split("\n")[0] == "Illicit connection"
+    assert by_title[at_premises.number]["id"] == f"case-{at_premises.number}"
 
 
 def test_the_cases_layer_takes_the_case_lists_filters(smo_client, places):
@@ -95,7 +99,10 @@ def test_the_reports_layer_shows_the_last_90_days_or_the_dates_asked(
     found = features(smo_client.get(POINTS + "?layer=reports"))
     assert titles(found) == {f"Report {recent.tracking_code}"}
     props = found[0]["properties"]
-    assert props["url"] == reverse("reports:detail", args=[recent.pk])
+    assert props["url"] == "http://testserver" + reverse(
+        "reports:detail", args=[recent.pk]
+    )
+    assert found[0]["id"] == f"report-{recent.pk}"
     day = timezone.localtime(old.received_at).date().isoformat()  # the village's day
     older = features(
         smo_client.get(POINTS + f"?layer=reports&opened_from={day}&opened_to={day}")
@@ -108,17 +115,21 @@ def test_outfalls_are_styled_by_their_latest_screening(smo_client, places):
     style = {f["properties"]["title"]: f["properties"]["style"] for f in found}
     assert style == {"Outfall PQ-001": "obvious", "Outfall PQ-002": "unscreened"}
     screened = next(f for f in found if f["properties"]["title"] == "Outfall PQ-001")
-    assert any("Obvious" in line for line in screened["properties"]["lines"])
-    assert screened["properties"]["url"] == reverse(
+    assert screened["properties"]["severity"].startswith("Obvious")
+    assert "Obvious" in screened["properties"]["details"]
+    assert screened["properties"]["url"] == "http://testserver" + reverse(
         "inspections:outfall_detail", args=[places["screened"].pk]
     )
+    assert screened["id"] == "outfall-PQ-001"
 
 
 def test_inspections_due_are_the_scheduled_ones(smo_client, places):
     found = features(smo_client.get(POINTS + "?layer=inspections"))
     assert [f["properties"]["url"] for f in found] == [
-        reverse("inspections:inspection_detail", args=[places["due"].pk])
+        "http://testserver"
+        + reverse("inspections:inspection_detail", args=[places["due"].pk])
     ]
+    assert found[0]["id"] == f"inspection-{places['due'].pk}"
     assert found[0]["properties"]["style"] == "due"
     assert found[0]["geometry"]["coordinates"] == [-73.085, 40.9541]
 
@@ -306,3 +317,16 @@ def test_the_staff_map_counts_and_links_the_records_it_cannot_place(
 def test_a_map_of_placed_records_says_none_is_missing(smo_client, places):
     body = " ".join(smo_client.get("/staff/map/").content.decode().split())
     assert "Every record of these filters has a location." in body
+
+
+def test_every_staff_feature_is_a_row_a_gis_table_can_show(smo_client, places):
+    """Issue 29: an `id` per feature, unique; flat properties (text, numbers,
+    booleans — no list or object a GIS table cannot show); absolute links."""
+    found = features(smo_client.get(POINTS))
+    assert {f["properties"]["layer"] for f in found} >= {"cases", "reports", "outfalls"}
+    ids = [f["id"] for f in found]
+    assert all(ids) and len(set(ids)) == len(ids)
+    for feature in found:
+        for name, value in feature["properties"].items():
+            assert isinstance(value, str | int | float | bool) or value is None, name
+        assert feature["properties"]["url"].startswith("http://testserver/")
