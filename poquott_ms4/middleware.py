@@ -5,6 +5,7 @@ First in MIDDLEWARE, so that on the way in nothing else (SecurityMiddleware's
 HTTPS redirect above all) sees a forwarded header the site does not trust, and
 on the way out every response passes through it."""
 
+from django.http import HttpResponse
 from django.utils.cache import patch_cache_control
 
 from cases.throttle import is_trusted_proxy
@@ -63,3 +64,54 @@ class EdgeMiddleware:
         # AuthenticationMiddleware ran (a redirect to HTTPS, say).
         user = getattr(request, "user", None)
         return bool(user is not None and user.is_authenticated)
+
+
+# --- cross-origin reads of the public data (issue 29) --------------------------------
+# The public read endpoints a web page elsewhere (a county 311 app, a GIS viewer,
+# a newspaper's map) may fetch: the Open311 GETs, the public reports GeoJSON and
+# the published annual report's PDF. Only GET and HEAD, never with credentials
+# (`*`), and never a staff URL or a POST: Open311's POST shares its URL with the
+# GET list, so the header goes on GET responses only and a preflight offers GET.
+PUBLIC_READ_VIEWS = frozenset(
+    {
+        "open311:discovery",
+        "open311:services",
+        "open311:service_definition",
+        "open311:requests",
+        "open311:request",
+        "open311:token",
+        "public_map:reports",
+        "public:annual:pdf",
+    }
+)
+READ_METHODS = ("GET", "HEAD")
+
+
+def is_public_read(request) -> bool:
+    match = getattr(request, "resolver_match", None)
+    return match is not None and match.view_name in PUBLIC_READ_VIEWS
+
+
+class PublicReadCorsMiddleware:
+    """`Access-Control-Allow-Origin: *` on GETs of PUBLIC_READ_VIEWS, and their
+    preflight (OPTIONS) answered 204 for GET only."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if request.method in READ_METHODS and is_public_read(request):
+            response["Access-Control-Allow-Origin"] = "*"
+        return response
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if request.method != "OPTIONS" or not is_public_read(request):
+            return None
+        response = HttpResponse(status=204)
+        response["Allow"] = "GET, HEAD, OPTIONS"
+        response["Access-Control-Allow-Origin"] = "*"
+        response["Access-Control-Allow-Methods"] = "GET, HEAD"
+        response["Access-Control-Allow-Headers"] = "Accept"
+        response["Access-Control-Max-Age"] = "86400"
+        return response

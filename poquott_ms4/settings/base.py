@@ -55,6 +55,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "poquott_ms4.middleware.PublicReadCorsMiddleware",  # public data read elsewhere
 ]
 
 ROOT_URLCONF = "poquott_ms4.urls"
