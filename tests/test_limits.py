@@ -190,3 +190,15 @@ def test_ended_windows_are_purged_by_a_task_on_the_static_beat_schedule(settings
     entry = settings.CELERY_BEAT_SCHEDULE["limits-purge"]
     app.loader.import_default_modules()
     assert entry["task"] in app.tasks
+
+
+def test_limits_is_a_lower_layer_that_imports_no_feature_app():
+    upper = ("cases", "inspections", "enforcement", "ledger", "poquott_ms4")
+    offending = [
+        f"{path.name}: {line.strip()}"
+        for path in (BASE_DIR / "limits").rglob("*.py")
+        for line in path.read_text().splitlines()
+        if line.strip().startswith(("import ", "from "))
+        and line.split()[1].split(".")[0] in upper
+    ]
+    assert offending == []
