@@ -1,11 +1,13 @@
-"""The limits fail open when the shared cache does not answer.
+"""The cache-counted limits fail open when the shared cache does not answer.
 
-The report, Open311 and status limits (`cases.reports.ratelimit`) and the failed
-sign-in throttle (`cases.throttle`) count in the default cache, Redis in
-production. A limit protects the site; it must never be the reason a resident's
-report or a staff sign-in fails. So any error from the cache backend (redis's
-ConnectionError and TimeoutError, or anything else it raises) lets the request
-through, is logged as a warning and is counted here.
+The report, Open311 and status limits (`cases.reports.ratelimit`) count in the
+default cache, Redis in production. A limit protects the site; it must never be
+the reason a resident's report is lost. So any error from the cache backend
+(redis's ConnectionError and TimeoutError, or anything else it raises) lets the
+request through, is logged as a warning and is counted here.
+
+The sign-in, password-reset and access-code limits never come here: they count
+in the database (`limits`) and hold while Redis is down.
 
 The count is per process (each gunicorn worker keeps its own) and starts at zero
 when the process starts: it says "this worker let requests through unlimited"
@@ -28,7 +30,7 @@ _last_scope = ""
 def record_cache_failure(scope: str, exc: BaseException) -> None:
     """Count and log one limit that was skipped because the cache failed.
 
-    `scope` names the limit ("report", "open311", "status", "sign-in", ...)."""
+    `scope` names the limit ("report", "open311", "status")."""
     global _count, _last_at, _last_scope
     with _lock:
         _count += 1

@@ -1,22 +1,21 @@
 """Failed sign-in throttle: a cool-off per (username, address) and per address.
 
-Backed by the default cache (a file cache in the embedded default, Redis in
-production), so it holds across processes. Never a permanent lock-out. Used by
-the staff sign-in (`/accounts/login/`) and the admin's (`/admin/login/`).
+Counted in the database (`limits`), not the cache: the cool-off holds while
+Redis is down, in every process. Never a permanent lock-out. Used by the staff
+sign-in (`/accounts/login/`) and the admin's (`/admin/login/`). An IPv6 address
+counts by its /64 (`limits.addresses.limit_source`).
 
-When the cache does not answer the throttle is skipped (logged and counted by
-`cases.failsafe`): staff can still sign in while Redis is down."""
+The bucket_* helpers are shared with the respondent's wrong-code throttle
+(`cases.portal.throttle`)."""
 
-import hashlib
 import ipaddress
 from functools import lru_cache
 
 from django.conf import settings
-from django.core.cache import cache
 
-from .failsafe import record_cache_failure
-
-SCOPE = "sign-in"
+from limits.addresses import limit_source
+from limits.selectors import counter_value
+from limits.services import counter_clear, counter_increment
 
 
 @lru_cache(maxsize=8)
@@ -60,66 +59,52 @@ def client_ip(request) -> str:
         return remote
 
 
-def _key(*parts: str) -> str:
-    digest = hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
-    return f"login-fail:{digest}"
-
-
 # --- failures counted per bucket, a cool-off once one is full -------------------
 # A bucket: (key parts, limit). The sign-in's and the respondent's page's
-# (cases.portal.throttle) wrong codes both count this way.
+# (cases.portal.throttle) wrong codes both count this way, in the database: they
+# never fail open.
 
 
-def bucket_throttled(scope: str, buckets) -> bool:
-    """True during a cool-off; False when the cache does not answer."""
-    try:
-        return any((cache.get(_key(*parts)) or 0) >= limit for parts, limit in buckets)
-    except Exception as exc:  # any error of the cache backend: fail open
-        record_cache_failure(scope, exc)
-        return False
+def _key(parts) -> str:
+    return "|".join(("throttle", *parts))
 
 
-def bucket_record_failure(scope: str, buckets, timeout: int) -> None:
-    try:
-        for parts, _limit in buckets:
-            key = _key(*parts)
-            if cache.add(key, 1, timeout):
-                continue
-            try:
-                cache.incr(key)
-            except ValueError:
-                cache.set(key, 1, timeout)
-    except Exception as exc:  # any error of the cache backend: fail open
-        record_cache_failure(scope, exc)
+def bucket_throttled(buckets) -> bool:
+    """True while any bucket is full (during its cool-off)."""
+    return any(counter_value(key=_key(parts)) >= limit for parts, limit in buckets)
 
 
-def bucket_clear(scope: str, parts) -> None:
-    try:
-        cache.delete(_key(*parts))
-    except Exception as exc:  # any error of the cache backend: fail open
-        record_cache_failure(scope, exc)
+def bucket_record_failure(buckets, timeout: int) -> None:
+    """Count one failure in every bucket; the first starts a `timeout` window."""
+    for parts, _limit in buckets:
+        counter_increment(key=_key(parts), seconds=timeout)
+
+
+def bucket_clear(parts) -> None:
+    counter_clear(key=_key(parts))
 
 
 def _buckets(username: str, ip: str):
+    source = limit_source(ip)
     return (
-        (("user", username.strip().lower(), ip), settings.LOGIN_THROTTLE_PER_USER),
-        (("ip", ip), settings.LOGIN_THROTTLE_PER_IP),
+        (("user", username.strip().lower(), source), settings.LOGIN_THROTTLE_PER_USER),
+        (("ip", source), settings.LOGIN_THROTTLE_PER_IP),
     )
 
 
 def is_throttled(username: str, ip: str) -> bool:
-    """True during a cool-off; False when the cache does not answer."""
-    return bucket_throttled(SCOPE, _buckets(username, ip))
+    """True during a cool-off."""
+    return bucket_throttled(_buckets(username, ip))
 
 
 def record_failure(username: str, ip: str) -> None:
     bucket_record_failure(
-        SCOPE, _buckets(username, ip), settings.LOGIN_THROTTLE_COOLOFF_SECONDS
+        _buckets(username, ip), settings.LOGIN_THROTTLE_COOLOFF_SECONDS
     )
 
 
 def clear(username: str, ip: str) -> None:
-    bucket_clear(SCOPE, _buckets(username, ip)[0][0])
+    bucket_clear(_buckets(username, ip)[0][0])
 
 
 def cooloff_minutes() -> int:

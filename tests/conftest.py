@@ -6,6 +6,7 @@ tests that need them are skipped with the reason."""
 
 import os
 import shutil
+import socket
 
 import pytest
 from django.contrib.auth.models import Group
@@ -130,6 +131,35 @@ def celery_worker_on_redis(transactional_db):
     app.conf.task_always_eager = False
     with start_worker(app, pool="solo", perform_ping_check=False, loglevel="WARNING"):
         yield app
+
+
+DEAD_REDIS_PORT = 6390
+
+
+@pytest.fixture
+def dead_cache(settings):
+    """The cache pointed at a Redis port nothing listens on: a real Redis client
+    whose every call raises ConnectionError, as when Redis is down."""
+    import redis
+    from django.core.cache import cache
+
+    from cases import failsafe
+
+    with socket.socket() as probe:
+        free = probe.connect_ex(("127.0.0.1", DEAD_REDIS_PORT)) != 0
+    assert free, f"something listens on {DEAD_REDIS_PORT}; pick another port"
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{DEAD_REDIS_PORT}/0",
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+    with pytest.raises(redis.exceptions.ConnectionError):  # really down
+        cache.get("anything")
+    failsafe.reset_cache_failures()
+    yield
+    failsafe.reset_cache_failures()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,14 +1,17 @@
-"""Redis down is not a 500 (issue 15, hardening): every limit fails open (allows,
-logs, counts) and /healthz answers 503 naming the cache.
+"""Redis down is not a 500 (issue 15, hardening), and not an open door (issue
+28): the report, Open311 and status limits fail open (allow, log, count) so a
+resident's report is never lost; the staff and admin sign-in, password reset and
+access-code limits count in the database and hold. /healthz answers 503 naming
+the cache.
 
-"Down" is a real Redis client pointed at a port nothing listens on; the healthy
-cases use the Redis of REDIS_URL (or the local-memory cache without it)."""
+"Down" is a real Redis client pointed at a port nothing listens on (the
+`dead_cache` fixture of tests/conftest.py); the healthy cases use the Redis of
+REDIS_URL (or the local-memory cache without it)."""
 
 import logging
-import socket
 
 import pytest
-import redis
+from django.core import mail
 from django.core.cache import cache
 from django.urls import reverse
 
@@ -19,12 +22,7 @@ from .reports.helpers import valid_post
 
 pytestmark = pytest.mark.django_db
 
-DEAD_REDIS = "redis://127.0.0.1:6390/0"
-
-
-def _nothing_listens_on_6390():
-    with socket.socket() as probe:
-        return probe.connect_ex(("127.0.0.1", 6390)) != 0
+THROTTLED = "Too many failed sign-ins"
 
 
 @pytest.fixture(autouse=True)
@@ -33,21 +31,6 @@ def _fresh_counters(settings, tmp_path):
     cache.clear()
     failsafe.reset_cache_failures()
     yield
-    failsafe.reset_cache_failures()
-
-
-@pytest.fixture
-def dead_cache(settings):
-    assert _nothing_listens_on_6390(), "something listens on 6390; pick another port"
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": DEAD_REDIS,
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-        }
-    }
-    with pytest.raises(redis.exceptions.ConnectionError):  # really down
-        cache.get("anything")
     failsafe.reset_cache_failures()
 
 
@@ -105,9 +88,8 @@ def test_staff_sign_in_works_while_redis_is_down(client, smo_user, dead_cache):
     assert response.status_code == 302
     assert response.url == reverse("cases:dashboard")
     assert client.get(reverse("cases:dashboard")).status_code == 200
-    # The throttle was asked (is_throttled) and cleared: both skipped, both counted.
-    assert failsafe.cache_failures()["count"] == 2
-    assert failsafe.cache_failures()["last_limit"] == "sign-in"
+    # The sign-in throttle counts in the database: it skipped nothing.
+    assert failsafe.cache_failures()["count"] == 0
 
 
 def test_wrong_password_is_still_refused_while_redis_is_down(
@@ -127,6 +109,71 @@ def test_admin_sign_in_works_while_redis_is_down(client, superuser, dead_cache):
     assert response.status_code == 302 and response.url == "/admin/"
 
 
+def _sign_in(client, password, **extra):
+    return client.post(
+        reverse("login"), {"username": "smo", "password": password}, **extra
+    )
+
+
+def _admin_sign_in(client, password):
+    return client.post(
+        "/admin/login/?next=/admin/",
+        {"username": "admin", "password": password, "next": "/admin/"},
+    )
+
+
+def test_wrong_staff_passwords_still_cool_off_while_redis_is_down(
+    client, smo_user, dead_cache, settings
+):
+    settings.LOGIN_THROTTLE_PER_USER = 4
+    for _ in range(4):
+        wrong = _sign_in(client, "guess")
+        assert "Please enter a correct username" in wrong.content.decode()
+    refused = _sign_in(client, "demo-password")
+    assert refused.status_code == 200
+    assert THROTTLED in refused.content.decode()
+    assert "_auth_user_id" not in client.session
+    # Another address is not held back (the per-address bucket is looser).
+    other = _sign_in(client, "demo-password", REMOTE_ADDR="192.0.2.60")
+    assert other.status_code == 302
+    assert failsafe.cache_failures()["count"] == 0
+
+
+def test_forty_wrong_passwords_from_one_address_meet_the_cool_off_while_redis_is_down(
+    client, smo_user, dead_cache
+):
+    answers = [_sign_in(client, f"guess-{n}").content.decode() for n in range(40)]
+    # LOGIN_THROTTLE_PER_USER = 5: the sixth and every later try is refused.
+    assert all("Please enter a correct username" in a for a in answers[:5])
+    assert all(THROTTLED in a for a in answers[5:])
+
+
+def test_wrong_admin_passwords_still_cool_off_while_redis_is_down(
+    client, superuser, dead_cache, settings
+):
+    settings.LOGIN_THROTTLE_PER_USER = 3
+    for _ in range(3):
+        assert THROTTLED not in _admin_sign_in(client, "wrong").content.decode()
+    refused = _admin_sign_in(client, "demo-password")
+    assert refused.status_code == 200
+    assert THROTTLED in refused.content.decode()
+    assert client.get("/admin/").status_code == 302  # still signed out
+
+
+def test_password_reset_is_still_limited_while_redis_is_down(
+    client, smo_user, dead_cache
+):
+    reset = reverse("password_reset")
+    for _ in range(5):  # PASSWORD_RESET: 5 an hour
+        response = client.post(reset, {"email": "smo@poquott.example"})
+        assert response.status_code == 302
+    assert len(mail.outbox) == 5
+    refused = client.post(reset, {"email": "smo@poquott.example"})
+    assert refused.status_code == 429
+    assert "Too many password-reset requests" in refused.content.decode()
+    assert len(mail.outbox) == 5
+
+
 def test_healthz_is_503_and_names_the_cache_while_redis_is_down(client, dead_cache):
     client.post(reverse("public:report"), valid_post())  # one limit skipped
     response = client.get("/healthz")
@@ -137,6 +184,7 @@ def test_healthz_is_503_and_names_the_cache_while_redis_is_down(client, dead_cac
     assert data["cache"] == "error: ConnectionError"
     assert data["down"] == ["cache"]
     assert "not applied" in data["effects"]["cache"]
+    assert "access-code limits count in the database" in data["effects"]["cache"]
     assert data["limits_skipped"]["count"] == 1
     assert data["limits_skipped"]["last_limit"] == "report"
     assert response["Cache-Control"].count("no-cache")  # never cached itself

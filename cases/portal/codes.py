@@ -7,7 +7,7 @@ import secrets
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 LENGTH = 16
 GROUP = 4
-PREFIX = 4  # the part the wrong-code throttle keys on
+PREFIX = 4  # the part a wrong-code log line shows (never the whole code)
 
 
 def new_code() -> str:

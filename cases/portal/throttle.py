@@ -1,29 +1,28 @@
-"""Wrong access codes: a cool-off per address and per the code's first four
-characters (cases.throttle's buckets; never a permanent lock-out). Fails open,
-logged, when the cache does not answer, as the staff sign-in does."""
+"""Wrong access codes: a cool-off per address (an IPv6 /64 counts as one),
+counted in the database with cases.throttle's buckets, so it holds while Redis
+is down; never a permanent lock-out.
+
+Per source only, never per code: a lock keyed on what was typed would let
+strangers lock a holder out of their own code."""
 
 from django.conf import settings
 
+from limits.addresses import limit_source
+
 from .. import throttle
-from .codes import prefix_of
-
-SCOPE = "respondent-code"
 
 
-def _buckets(code: str, ip: str):
-    return (
-        (("portal-ip", ip), settings.PORTAL_THROTTLE_PER_IP),
-        (("portal-prefix", prefix_of(code)), settings.PORTAL_THROTTLE_PER_PREFIX),
-    )
+def _buckets(ip: str):
+    return ((("portal-ip", limit_source(ip)), settings.PORTAL_THROTTLE_PER_IP),)
 
 
-def is_throttled(code: str, ip: str) -> bool:
-    return throttle.bucket_throttled(SCOPE, _buckets(code, ip))
+def is_throttled(ip: str) -> bool:
+    return throttle.bucket_throttled(_buckets(ip))
 
 
-def record_failure(code: str, ip: str) -> None:
+def record_failure(ip: str) -> None:
     throttle.bucket_record_failure(
-        SCOPE, _buckets(code, ip), settings.PORTAL_THROTTLE_COOLOFF_SECONDS
+        _buckets(ip), settings.PORTAL_THROTTLE_COOLOFF_SECONDS
     )
 
 

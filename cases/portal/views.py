@@ -23,15 +23,16 @@ WRONG = (
 @require_http_methods(["GET", "POST"])
 def enter(request):
     """The code form. A wrong, revoked or malformed code gets one and the same
-    answer; wrong codes are throttled per address and per their first four
-    characters, and logged."""
+    answer; wrong codes are counted per address (an IPv6 /64 as one) and
+    logged. Once an address is over the limit it waits, whatever it types; no
+    code is ever locked, so strangers cannot lock a holder out."""
     if request.method == "GET":
         if current_access(request) is not None:
             return render(request, "portal/enter.html", {"open": True})
         return render(request, "portal/enter.html", {})
     code = request.POST.get("code", "")
     address = client_ip(request)
-    if throttle.is_throttled(code, address):
+    if throttle.is_throttled(address):
         return render(
             request,
             "portal/enter.html",
@@ -40,7 +41,7 @@ def enter(request):
         )
     access = services.portal_open(code=code, address=address)
     if access is None:
-        throttle.record_failure(code, address)
+        throttle.record_failure(address)
         services.log_wrong_code(code, address)
         return render(request, "portal/enter.html", {"wrong": WRONG}, status=200)
     open_session(request, access)

@@ -1,18 +1,26 @@
 """A per-address rate limit for report submissions (web form, staff-free) and
-the Open311 POST, and a looser one for status look-ups.
+the Open311 POST, and a looser one for status look-ups; and the password-reset
+limit.
 
-Fixed windows counted in the default cache: a file cache in the embedded default
-(shared by every process), Redis in production. Only a hash of the address is
-kept, and only for the window.
+The report, Open311 and status limits are fixed windows counted in the default
+cache: a file cache in the embedded default (shared by every process), Redis in
+production. When the cache does not answer they let the request through (logged
+and counted by `cases.failsafe`): a report is never lost to the limiter.
 
-When the cache does not answer, every limit lets the request through (logged and
-counted by `cases.failsafe`): a report is never lost to the limiter."""
+The password-reset limit is `durable`: counted in the database (`limits`), so it
+holds while Redis is down (a reset e-mail flood is what it stops).
+
+Only a hash of the address is kept, and only for the window. An IPv6 address
+counts by its /64 (`limits.addresses.limit_source`)."""
 
 import hashlib
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+
+from limits.addresses import limit_source
+from limits.services import counter_clear, counter_increment
 
 from ..failsafe import record_cache_failure
 from ..throttle import client_ip
@@ -23,6 +31,8 @@ class Limit:
     scope: str
     count: int
     seconds: int
+    # Counted in the database, never failing open (must hold with Redis down).
+    durable: bool = False
 
     @property
     def minutes(self) -> int:
@@ -38,20 +48,31 @@ STATUS_LOOKUP = Limit(
 # Password-reset e-mails: per address and, separately, per e-mail address asked
 # for, so neither one visitor nor many can flood a member of staff's mailbox.
 PASSWORD_RESET = Limit(
-    "password-reset", *getattr(settings, "PASSWORD_RESET_RATE_LIMIT", (5, 3600))
+    "password-reset",
+    *getattr(settings, "PASSWORD_RESET_RATE_LIMIT", (5, 3600)),
+    durable=True,
 )
 
 
-def _key(limit: Limit, ip: str) -> str:
-    digest = hashlib.sha256(f"{limit.scope}|{ip}".encode()).hexdigest()[:32]
+def _who(request, subject: str | None) -> str:
+    if subject is not None:
+        return f"subject|{subject}"
+    return limit_source(client_ip(request))
+
+
+def _key(limit: Limit, who: str) -> str:
+    digest = hashlib.sha256(f"{limit.scope}|{who}".encode()).hexdigest()[:32]
     return f"ratelimit:{limit.scope}:{digest}"
 
 
 def hit(limit: Limit, request, *, subject: str | None = None) -> bool:
     """Count one attempt from the request's address (or, given `subject`, for
     that subject, e.g. an e-mail address); True if it is within the limit, False
-    if the caller is over it (and should be refused). True when the cache fails."""
-    key = _key(limit, client_ip(request) if subject is None else f"subject|{subject}")
+    if the caller is over it (and should be refused). A cache-counted limit
+    answers True when the cache fails; a durable one counts in the database."""
+    key = _key(limit, _who(request, subject))
+    if limit.durable:
+        return counter_increment(key=key, seconds=limit.seconds) <= limit.count
     try:
         return _count(key, limit)
     except Exception as exc:  # any error of the cache backend: fail open
@@ -71,7 +92,11 @@ def _count(key: str, limit: Limit) -> bool:
 
 
 def reset(limit: Limit, request) -> None:
+    key = _key(limit, _who(request, None))
+    if limit.durable:
+        counter_clear(key=key)
+        return
     try:
-        cache.delete(_key(limit, client_ip(request)))
+        cache.delete(key)
     except Exception as exc:  # nothing to reset in a cache that is down
         record_cache_failure(limit.scope, exc)

@@ -6,10 +6,11 @@
 - database: always required. Every page, every report and every session (the
   session engine is the database's) lives there.
 - cache: required. It is Redis in production (REDIS_URL; a file cache in the
-  embedded default) and holds the failed sign-in throttle and the report,
-  Open311, status and password-reset limits. Those fail open, so pages keep
-  working while it is down, but the site then runs without its abuse limits;
-  the 503 tells the operator so. Sessions are not in it.
+  embedded default) and holds the report, Open311 and status limits. Those fail
+  open, so a resident's report still goes through while it is down, but without
+  those limits; the 503 tells the operator so. The sign-in (staff and admin),
+  password-reset and access-code limits count in the database (`limits`) and
+  hold either way. Sessions are not in it.
 - broker: not required. Reports and documents are written to the database first
   (the outbox); the worker picks them up when the broker is back. So a broker
   that does not answer is "degraded", still 200.
@@ -28,8 +29,9 @@ REQUIRED = ("database", "cache")
 WHEN_DOWN = {
     "database": "Nothing can be read or saved.",
     "cache": (
-        "The sign-in throttle and the report, Open311, status and password-reset "
-        "limits are not applied (requests are let through); pages still work."
+        "The report, Open311 and status limits are not applied (requests are let "
+        "through); pages still work. The sign-in, password-reset and access-code "
+        "limits count in the database and still apply."
     ),
     "broker": (
         "Reports and documents are still saved; e-mails, reminders and document "

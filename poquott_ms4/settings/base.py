@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "csp",
+    "limits",  # the database-backed attempt counters (below cases)
     "cases",
     "inspections",
     "enforcement",
@@ -131,10 +132,9 @@ LOGOUT_REDIRECT_URL = "public:home"
 LOGIN_THROTTLE_PER_USER = env.int("LOGIN_THROTTLE_PER_USER", default=5)
 LOGIN_THROTTLE_PER_IP = env.int("LOGIN_THROTTLE_PER_IP", default=30)
 LOGIN_THROTTLE_COOLOFF_SECONDS = env.int("LOGIN_THROTTLE_COOLOFF_SECONDS", default=900)
-# The respondent's page (cases.portal): wrong access codes, per address and per
-# the first four characters typed (a code guessed from many addresses).
+# The respondent's page (cases.portal): wrong access codes, per address (an
+# IPv6 /64 counts as one address, limits.addresses).
 PORTAL_THROTTLE_PER_IP = env.int("PORTAL_THROTTLE_PER_IP", default=10)
-PORTAL_THROTTLE_PER_PREFIX = env.int("PORTAL_THROTTLE_PER_PREFIX", default=10)
 PORTAL_THROTTLE_COOLOFF_SECONDS = env.int(
     "PORTAL_THROTTLE_COOLOFF_SECONDS", default=900
 )
@@ -356,6 +356,11 @@ CELERY_BEAT_SCHEDULE = {
     "stale-document-renders": {
         "task": "cases.documents.tasks.enqueue_stale_document_renders",
         "schedule": env.int("DOCUMENT_RESWEEP_SECONDS", default=600),
+    },
+    # Attempt counters whose window has ended (limits.models.Counter).
+    "limits-purge": {
+        "task": "limits.tasks.purge_expired_counters",
+        "schedule": 3600,
     },
 }
 

@@ -139,15 +139,41 @@ def test_wrong_codes_from_one_address_are_throttled_then_even_the_right_one_wait
     assert other.status_code == 302  # another address is not held back
 
 
-def test_wrong_codes_with_one_prefix_are_throttled_from_any_address(
+def test_strangers_guessing_a_codes_first_characters_do_not_lock_its_holder_out(
+    client, owner_code
+):
+    """Ten addresses each try a wrong code that starts like the owner's: the
+    owner, from a fresh address, still gets in (no lock per code, issue 28)."""
+    prefix = owner_code[:4]
+    for n in range(10):
+        guess = prefix + "-" + codes.grouped(codes.new_code())[5:]
+        wrong = enter(client, guess, REMOTE_ADDR=f"192.0.2.{n + 1}")
+        assert "That code does not open a page" in visible_text(wrong)
+    assert enter(client, owner_code, REMOTE_ADDR="198.51.100.99").status_code == 302
+
+
+def test_wrong_codes_are_still_throttled_while_redis_is_down(
+    client, owner_code, settings, dead_cache
+):
+    settings.PORTAL_THROTTLE_PER_IP = 10
+    answers = [enter(client, codes.grouped(codes.new_code())) for _ in range(40)]
+    assert [a.status_code for a in answers[:10]] == [200] * 10
+    assert {a.status_code for a in answers[10:]} == {429}
+    assert "Too many codes were tried" in visible_text(answers[-1])
+    assert enter(client, owner_code).status_code == 429  # this address waits
+    assert enter(client, owner_code, REMOTE_ADDR="192.0.2.70").status_code == 302
+
+
+def test_addresses_of_one_ipv6_64_share_the_wrong_code_limit(
     client, owner_code, settings
 ):
-    settings.PORTAL_THROTTLE_PER_PREFIX = 3
-    prefix = owner_code[:4]
-    for n in range(3):
-        guess = prefix + "-" + codes.grouped(codes.new_code())[5:]
-        enter(client, guess, REMOTE_ADDR=f"192.0.2.{n + 1}")
-    assert enter(client, owner_code, REMOTE_ADDR="192.0.2.99").status_code == 429
+    settings.PORTAL_THROTTLE_PER_IP = 3
+    for address in ("2001:db8:7:1::1", "2001:db8:7:1::2", "2001:db8:7:1:ffff::f0"):
+        enter(client, codes.grouped(codes.new_code()), REMOTE_ADDR=address)
+    same_64 = enter(client, owner_code, REMOTE_ADDR="2001:db8:7:1:abcd::9")
+    assert same_64.status_code == 429
+    next_64 = enter(client, owner_code, REMOTE_ADDR="2001:db8:7:2::1")
+    assert next_64.status_code == 302
 
 
 def test_a_revoked_code_opens_nothing_and_ends_its_session(
