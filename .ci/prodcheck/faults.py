@@ -194,8 +194,9 @@ class Faults:
         check(
             server_errors == 0,
             f"redis: {server_errors} resident request(s) answered 5xx or broke "
-            f"while Redis was down ({errors}); the rate limiter and sign-in throttle "
-            "must fail safe (issue 15). `--skip-fault redis` leaves this fault out.",
+            f"while Redis was down ({errors}); the report limits fail open and the "
+            "sign-in limits count in the database. `--skip-fault redis` leaves "
+            "this fault out.",
         )
 
     def fault_worker(self, figures: Figures) -> None:
