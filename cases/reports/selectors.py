@@ -7,7 +7,7 @@ from datetime import datetime
 from decimal import Decimal
 
 from django.contrib.contenttypes.models import ContentType
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from ..models import (
     CLOSED_STATUSES,
@@ -177,8 +177,9 @@ def open311_requests(
     """Reports as Open311 service requests, newest first: two queries whatever
     the number of rows (reports with their cases and service codes, public
     notes). With `ids`, only those received since `received_since`, except the
-    ones `own_client` (an ApiKey) sent itself. `service_codes` filters on the
-    code each row is listed with (service_code.service_code_expression).
+    ones `own_client` (an ApiKey) sent itself. `service_codes` finds a report
+    under the code it is listed with (service_code.service_code_expression) and
+    under each of its categories' codes.
     `offset`/`limit` page the list (the caller asks one more row than it shows to
     know whether a next page exists)."""
     qs = Report.objects.annotate(open311_code=service_code_expression())
@@ -191,7 +192,17 @@ def open311_requests(
             qs = qs.filter(recent)
     else:
         if service_codes:
-            qs = qs.filter(open311_code__in=service_codes)
+            # Listed under one code, found under each of its categories too (a
+            # web report may name two kinds of discharge; issue 29).
+            qs = qs.filter(
+                Q(open311_code__in=service_codes)
+                | Exists(
+                    Report.pollutant_categories.through.objects.filter(
+                        report_id=OuterRef("pk"),
+                        pollutantcategory__code__in=service_codes,
+                    )
+                )
+            )
         if start is not None:
             qs = qs.filter(received_at__gte=start)
         if end is not None:

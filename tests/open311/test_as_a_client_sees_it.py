@@ -80,6 +80,19 @@ def test_a_report_stored_without_a_code_is_filtered_as_it_is_listed(client):
     assert bare.pk not in listed(client, "?service_code=other")
 
 
+def test_a_report_of_two_kinds_is_found_under_each_code_and_listed_once(client):
+    """Issue 29: listed with one service_code (Open311 has one per request),
+    found by `service_code=` under each of its categories."""
+    both = ReportFactory()
+    both.pollutant_categories.set([category("sewage"), category("pool-water")])
+    shown = listed(client)[both.pk]
+    for code in ("sewage", "pool-water"):
+        assert listed(client, f"?service_code={code}") == {both.pk: shown}
+    assert listed(client, "?service_code=sewage,pool-water") == {both.pk: shown}
+    rows = client.get(f"{BASE}/requests.json?service_code=sewage,pool-water").json()
+    assert len(rows) == 1
+
+
 def test_the_migration_stores_the_listed_code_on_reports_without_one(client):
     from django.apps import apps
 
