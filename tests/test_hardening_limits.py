@@ -13,7 +13,8 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from cases import failsafe
-from cases.models import ApiKey, Report
+from cases.models import Report
+from tests.api_keys import known_key
 
 from .reports.helpers import valid_post
 
@@ -53,7 +54,7 @@ def dead_cache(settings):
 
 @pytest.fixture
 def api_key(db):
-    return ApiKey.objects.create(client_name="Test client", key="test-key")
+    return known_key("test-key", "Test client")
 
 
 def open311_request():
