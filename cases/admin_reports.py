@@ -1,14 +1,13 @@
 """Admin for reports, their photos (originals read-only, downloaded through the
 SMO-only view) and Open311 API keys (one per client, revocable)."""
 
-import secrets
-
 from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
 from .models import ApiKey, Report, ReportNotification, ReportPhoto
+from .open311.keys import api_key_generate
 
 
 class ReportPhotoInline(admin.TabularInline):
@@ -98,19 +97,23 @@ class ReportNotificationAdmin(admin.ModelAdmin):
 
 @admin.register(ApiKey)
 class ApiKeyAdmin(admin.ModelAdmin):
+    """Adding a client generates its key (cases.open311.keys) and shows it once,
+    in the message after saving; only its hash and first characters are kept."""
+
     list_display = [
         "client_name",
+        "key_prefix",
         "contact_email",
         "active",
         "created_at",
         "revoked_at",
     ]
     list_filter = ["active"]
-    readonly_fields = ["key", "created_at", "revoked_at"]
+    readonly_fields = ["key_prefix", "created_at", "revoked_at"]
     fields = [
         "client_name",
         "contact_email",
-        "key",
+        "key_prefix",
         "active",
         "created_at",
         "revoked_at",
@@ -118,12 +121,21 @@ class ApiKeyAdmin(admin.ModelAdmin):
     actions = ["revoke"]
 
     def save_model(self, request, obj, form, change):
-        if not obj.key:
-            obj.key = secrets.token_urlsafe(32)
-            messages.info(request, f"New key for {obj.client_name}: {obj.key}")
+        raw = None
+        if not change:
+            raw = api_key_generate()
+            obj.set_key(raw)
         if change and "active" in form.changed_data and not obj.active:
             obj.revoked_at = timezone.now()
         super().save_model(request, obj, form, change)
+        if raw is not None:
+            messages.warning(
+                request,
+                f"The key for {obj.client_name} is {raw} — copy it now and give it "
+                "to the client: it is shown this once and cannot be looked up "
+                "again (a lost key is replaced by adding the client again and "
+                "revoking the old key).",
+            )
 
     @admin.action(description="Revoke the selected keys")
     def revoke(self, request, queryset):

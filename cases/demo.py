@@ -3,7 +3,7 @@
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
-from .models import ApiKey
+from .open311.keys import api_key_install_demo
 from .roles import Role
 
 DEMO_PASSWORD = "demo-password"
@@ -42,13 +42,7 @@ def load_users():
 
 def load(stdout):
     load_users()
-    ApiKey.objects.get_or_create(
-        key="demo-key",
-        defaults={
-            "client_name": "Demo Open311 client",
-            "contact_email": "dev@example.org",
-        },
-    )
+    api_key_install_demo()
     stdout.write(
         "Demo sign-ins (password demo-password): smo, clerk, attorney, inspector, admin"
     )

@@ -6,7 +6,8 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from .models import ApiKey, PollutantCategory, Report
+from .models import PollutantCategory, Report
+from .open311.keys import api_key_install_demo
 
 DEMO_REPORTS = [
     {
@@ -77,7 +78,7 @@ def load(stdout):
         if entered_by:
             report.entered_by = get_user_model().objects.get(username=entered_by)
         if report.channel == Report.Channel.OPEN311:
-            report.api_client = ApiKey.objects.get(key="demo-key")
+            report.api_client = api_key_install_demo()
         report.save()
         report.pollutant_categories.set(
             PollutantCategory.objects.filter(code__in=categories)

@@ -15,7 +15,8 @@ from django.core.cache import cache
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from cases.models import ApiKey, PollutantCategory
+from cases.models import PollutantCategory
+from tests.api_keys import known_key
 
 pytestmark = pytest.mark.django_db
 
@@ -83,7 +84,7 @@ def params(names):
 
 @pytest.fixture
 def fuzz_client(client, db):
-    ApiKey.objects.get_or_create(client_name="Fuzz", key="fuzz-key")
+    known_key("fuzz-key", "Fuzz")
     return client
 
 

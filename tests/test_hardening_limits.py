@@ -16,7 +16,8 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from cases import failsafe
-from cases.models import ApiKey, Report
+from cases.models import Report
+from tests.api_keys import known_key
 
 from .reports.helpers import valid_post
 
@@ -36,7 +37,7 @@ def _fresh_counters(settings, tmp_path):
 
 @pytest.fixture
 def api_key(db):
-    return ApiKey.objects.create(client_name="Test client", key="test-key")
+    return known_key("test-key", "Test client")
 
 
 def open311_request():

@@ -213,3 +213,17 @@ def test_password_reset_is_limited_per_e_mail_address(client, smo_user):
     )
     assert response.status_code == 429
     assert len(mail.outbox) == 5
+
+
+def test_password_reset_link_is_site_url_whatever_the_host_asked(client, smo_user):
+    with override_settings(
+        SITE_URL="https://stormwater.poquott.example", SITE_URL_SET=True
+    ):
+        response = client.post(
+            RESET, {"email": "smo@poquott.example"}, HTTP_HOST="127.0.0.1"
+        )
+    assert response.status_code == 302
+    body = mail.outbox[0].body
+    assert "https://stormwater.poquott.example/accounts/reset/" in body
+    assert "127.0.0.1" not in body and "http://" not in body
+    assert "127.0.0.1" not in mail.outbox[0].subject

@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from cases.input_guard import NOT_ALLOWED, ascii_digits
-from cases.models import ApiKey
+from tests.api_keys import known_key
 
 pytestmark = pytest.mark.django_db
 OPEN311 = "/open311/v2"
@@ -26,7 +26,7 @@ def _fresh_rate_limits(settings, tmp_path):
 
 @pytest.fixture
 def api_key(db):
-    return ApiKey.objects.create(client_name="Test client", key="test-key")
+    return known_key("test-key", "Test client")
 
 
 def open311_errors(response):

@@ -13,10 +13,15 @@ import json, django
 from django.conf import settings
 django.setup()
 from cases.reports import ratelimit
+from cases.open311 import keys
 print(json.dumps({
     "health_checks": settings.DATABASES["default"]["CONN_HEALTH_CHECKS"],
     "email_timeout": getattr(settings, "EMAIL_TIMEOUT", None),
     "report_limit": [ratelimit.REPORT_SUBMIT.count, ratelimit.REPORT_SUBMIT.seconds],
+    "wrong_key_limit": [
+        ratelimit.OPEN311_WRONG_KEY.count, ratelimit.OPEN311_WRONG_KEY.seconds
+    ],
+    "demo_key_allowed": keys.demo_key_allowed(),
 }))
 """
 
@@ -51,6 +56,11 @@ def test_production_checks_a_persistent_connection_and_bounds_an_smtp_conversati
     assert loaded["health_checks"] is True
     assert loaded["email_timeout"] == 30
     assert loaded["report_limit"] == [10, 3600]
+    assert loaded["wrong_key_limit"] == [20, 3600]
+
+
+def test_production_refuses_the_demo_open311_key(tmp_path):
+    assert load(tmp_path)["demo_key_allowed"] is False
 
 
 def test_the_report_limit_and_the_knobs_come_from_the_environment(tmp_path):
@@ -60,9 +70,13 @@ def test_the_report_limit_and_the_knobs_come_from_the_environment(tmp_path):
         EMAIL_TIMEOUT="5",
         REPORT_RATE_LIMIT_COUNT="500",
         REPORT_RATE_LIMIT_SECONDS="60",
+        OPEN311_WRONG_KEY_LIMIT_COUNT="5",
+        OPEN311_WRONG_KEY_LIMIT_SECONDS="600",
     )
     assert loaded == {
         "health_checks": False,
         "email_timeout": 5,
         "report_limit": [500, 60],
+        "wrong_key_limit": [5, 600],
+        "demo_key_allowed": False,
     }

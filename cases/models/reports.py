@@ -3,6 +3,7 @@
 Every channel makes the same kind of record, and every report waits in one triage
 queue until staff turn it into a case or attach it to one."""
 
+import hashlib
 import secrets
 
 from django.conf import settings
@@ -138,10 +139,22 @@ class ReportPhoto(models.Model):
 
 
 class ApiKey(models.Model):
-    """An Open311 client's key: one per client, revocable by staff in the admin."""
+    """An Open311 client's key: one per client, revocable by staff in the admin.
+
+    The key itself is never stored: only its SHA-256 and a few characters for
+    staff to recognise it by. It is generated (cases.open311.keys) and shown once.
+    SHA-256 and not a slow password hash: a generated key carries at least 128
+    random bits, so its hash cannot be reversed by guessing, and a lookup stays
+    one indexed equality."""
 
     client_name = models.CharField(max_length=120)
-    key = models.CharField(max_length=64, unique=True)
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    key_prefix = models.CharField(
+        "key starts with",
+        max_length=8,
+        editable=False,
+        help_text="The first characters of the key, to recognise it; not the key.",
+    )
     contact_email = models.EmailField(blank=True)
     active = models.BooleanField(default=True)
     created_at = models.DateTimeField(default=timezone.now)
@@ -152,6 +165,16 @@ class ApiKey(models.Model):
 
     def __str__(self):
         return self.client_name
+
+    @staticmethod
+    def hash_of(raw: str) -> str:
+        return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def set_key(self, raw: str) -> None:
+        """Store `raw`'s hash and the prefix shown to staff (at most a quarter of
+        the key, so a short one is not half given away)."""
+        self.key_hash = self.hash_of(raw)
+        self.key_prefix = raw[: min(8, len(raw) // 4)]
 
 
 class ReportNotification(models.Model):

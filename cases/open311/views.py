@@ -13,11 +13,11 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
 from ..input_guard import ascii_digits
-from ..models import ApiKey, PollutantCategory, Report
+from ..models import PollutantCategory, Report
 from ..reports import ratelimit, selectors
 from ..reports.services import ReportRefused, report_submit
 from ..site_url import site_url
-from . import documents
+from . import documents, keys
 from .forms import Open311Invalid, parse_datetime_param, parse_request
 from .serializers import error, respond
 
@@ -93,26 +93,32 @@ def requests(request, fmt):
     return _list_requests(request, fmt)
 
 
-def _api_key(request) -> ApiKey | None:
-    key = (request.POST.get("api_key") or request.GET.get("api_key") or "").strip()
-    if not key:
-        return None
-    return ApiKey.objects.filter(key=key, active=True, revoked_at__isnull=True).first()
+def _too_many(fmt, limit: ratelimit.Limit, message: str):
+    """The spec's error format, 429, with Retry-After."""
+    response = error(fmt, 429, f"{message} Try again in {limit.minutes} minutes.")
+    response["Retry-After"] = str(limit.seconds)
+    return response
+
+
+def _too_many_wrong_keys(fmt):
+    return _too_many(
+        fmt,
+        ratelimit.OPEN311_WRONG_KEY,
+        "Too many wrong api_key values from this address.",
+    )
 
 
 def _post_request(request, fmt):
-    client = _api_key(request)
+    try:
+        client = keys.api_client_by_key(request)
+    except keys.TooManyWrongKeys:
+        return _too_many_wrong_keys(fmt)
     if client is None:
         return error(fmt, 403, "api_key was not provided, is invalid or was revoked.")
     if not ratelimit.hit(ratelimit.OPEN311_POST, request):
-        response = error(
-            fmt,
-            429,
-            "Too many requests from this address; try again in "
-            f"{ratelimit.OPEN311_POST.minutes} minutes.",
+        return _too_many(
+            fmt, ratelimit.OPEN311_POST, "Too many requests from this address."
         )
-        response["Retry-After"] = str(ratelimit.OPEN311_POST.seconds)
-        return response
     try:
         parsed = parse_request(request.POST, request.FILES)
     except Open311Invalid as exc:
@@ -243,10 +249,14 @@ def _by_ids(request, fmt, ids: list[int], *, one: bool = False):
     more than DEFAULT_WINDOW_DAYS ago are not found by id (ids are sequential, so
     anyone could read every report ever made), except by the client that sent
     them, with its api_key."""
+    try:
+        own_client = keys.api_client_by_key(request)
+    except keys.TooManyWrongKeys:
+        return _too_many_wrong_keys(fmt)
     rows = selectors.open311_requests(
         ids=ids,
         received_since=timezone.now() - timezone.timedelta(days=DEFAULT_WINDOW_DAYS),
-        own_client=_api_key(request),
+        own_client=own_client,
     )
     if one and not rows:
         return error(fmt, 404, f"service_request_id {ids[0]} was not found.")

@@ -1,6 +1,6 @@
-"""A per-address rate limit for report submissions (web form, staff-free) and
-the Open311 POST, and a looser one for status look-ups; and the password-reset
-limit.
+"""A per-address rate limit for report submissions (web form, staff-free), the
+Open311 POST and wrong Open311 keys, and a looser one for status look-ups; and
+the password-reset limit.
 
 The report, Open311 and status limits are fixed windows counted in the default
 cache: a file cache in the embedded default (shared by every process), Redis in
@@ -45,6 +45,9 @@ OPEN311_POST = Limit("open311", *getattr(settings, "OPEN311_RATE_LIMIT", (30, 36
 STATUS_LOOKUP = Limit(
     "status", *getattr(settings, "STATUS_LOOKUP_RATE_LIMIT", (60, 600))
 )
+# Wrong Open311 api_keys from one address (cases.open311.keys): (count, seconds)
+# from settings, which read OPEN311_WRONG_KEY_LIMIT_COUNT/_SECONDS.
+OPEN311_WRONG_KEY = Limit("open311-key", *settings.OPEN311_WRONG_KEY_LIMIT)
 # Password-reset e-mails: per address and, separately, per e-mail address asked
 # for, so neither one visitor nor many can flood a member of staff's mailbox.
 PASSWORD_RESET = Limit(
@@ -78,6 +81,17 @@ def hit(limit: Limit, request, *, subject: str | None = None) -> bool:
     except Exception as exc:  # any error of the cache backend: fail open
         record_cache_failure(limit.scope, exc)
         return True
+
+
+def exceeded(limit: Limit, request) -> bool:
+    """True if the request's address is already over `limit` (counts nothing).
+    False when the cache fails."""
+    try:
+        count = cache.get(_key(limit, client_ip(request)))
+    except Exception as exc:  # any error of the cache backend: fail open
+        record_cache_failure(limit.scope, exc)
+        return False
+    return (count or 0) > limit.count
 
 
 def _count(key: str, limit: Limit) -> bool:

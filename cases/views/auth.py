@@ -1,3 +1,5 @@
+from urllib.parse import urlsplit
+
 from django import forms
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
@@ -6,6 +8,7 @@ from django.contrib.auth.views import LoginView, PasswordResetView
 
 from .. import throttle
 from ..reports import ratelimit
+from ..site_url import site_url
 
 
 class ThrottledSignInMixin:
@@ -49,7 +52,19 @@ class StaffLoginView(LoginView):
 class ThrottledPasswordResetView(PasswordResetView):
     """The password-reset form, limited per address and per e-mail address asked
     for (ratelimit.PASSWORD_RESET); over the limit the form says so, with 429,
-    and no e-mail is sent."""
+    and no e-mail is sent. The e-mail's link is SITE_URL's scheme and host, never
+    the Host the form was posted to (127.0.0.1 behind Compose's health check, or
+    a forged header)."""
+
+    @property
+    def extra_email_context(self):
+        # Overrides the protocol and domain Django takes from the request.
+        address = urlsplit(site_url())
+        return {
+            "protocol": address.scheme,
+            "domain": address.netloc,
+            "site_name": settings.VILLAGE["name"],
+        }
 
     def form_valid(self, form):
         email = form.cleaned_data["email"].strip().lower()

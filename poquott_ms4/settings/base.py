@@ -146,6 +146,12 @@ REPORT_RATE_LIMIT = (
     env.int("REPORT_RATE_LIMIT_COUNT", default=10),
     env.int("REPORT_RATE_LIMIT_SECONDS", default=3600),
 )
+# Wrong Open311 api_keys from one address per window of seconds; past it every
+# key from there is refused with 429 until the window ends (cases.open311.keys).
+OPEN311_WRONG_KEY_LIMIT = (
+    env.int("OPEN311_WRONG_KEY_LIMIT_COUNT", default=20),
+    env.int("OPEN311_WRONG_KEY_LIMIT_SECONDS", default=3600),
+)
 
 # Staff sessions last a working day, counted from sign-in (SESSION_SAVE_EVERY_REQUEST
 # stays off, so activity does not stretch it), and end when the browser closes:

@@ -16,7 +16,7 @@ import pytest
 from django.utils import timezone
 
 from cases.annual.year import ReportingYear
-from cases.models import ApiKey, CaseKind, CaseParty, Premises, Report
+from cases.models import CaseKind, CaseParty, Premises, Report
 from cases.reports.services import report_submit
 from cases.services import (
     case_add_party,
@@ -30,6 +30,7 @@ from enforcement.services import notices as notice_services
 from inspections import services as fieldwork
 from ledger import services as ledger_services
 from ledger.models import Charge
+from tests.api_keys import known_key
 from tests.enforcement.conftest import schedule_hearing, village_day
 
 REPORTER = {
@@ -52,7 +53,7 @@ def private_media(settings, tmp_path):
 def submit(channel, at, smo, *, address="12 Harbor Road", **extra):
     api = None
     if channel == Report.Channel.OPEN311:
-        api = ApiKey.objects.get_or_create(client_name="Validator", key="k" * 32)[0]
+        api = known_key("k" * 32, "Validator")
     return report_submit(
         channel=channel,
         fields={

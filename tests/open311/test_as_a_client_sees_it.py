@@ -16,8 +16,9 @@ from xml.etree import ElementTree as ET
 import pytest
 from django.utils import timezone
 
-from cases.models import ApiKey, Report
+from cases.models import Report
 from cases.reports.services import report_submit
+from tests.api_keys import known_key
 
 from ..cases.factories import ReportFactory
 from ..reports.helpers import category, valid_post
@@ -131,7 +132,7 @@ def test_discovery_names_the_host_it_was_asked_on(client, no_site_url, fmt):
 
 
 def test_the_service_notice_names_the_host_it_was_asked_on(client, no_site_url):
-    ApiKey.objects.create(client_name="Client", key="k")
+    known_key("k", "Client")
     response = client.post(
         f"{BASE}/requests.json",
         {"api_key": "k", "service_code": "wash-water", "address_string": "Sound Road"},
@@ -296,7 +297,7 @@ def test_other_methods_on_requests_are_the_specs_405(client, fmt):
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_an_unknown_service_code_on_post_is_404(client, fmt):
-    ApiKey.objects.create(client_name="Client", key="k")
+    known_key("k", "Client")
     response = client.post(
         f"{BASE}/requests.{fmt}",
         {"api_key": "k", "service_code": "nope", "address_string": "Sound Road"},

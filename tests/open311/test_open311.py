@@ -9,9 +9,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from cases.models import ApiKey, Note, Report
+from cases.models import Note, Report
 from cases.reports.services import report_submit
 from cases.services import case_run_transition
+from tests.api_keys import known_key
 
 from ..reports.helpers import HTML_TRAILER, category, open_case_for, png_bytes, upload
 
@@ -22,7 +23,7 @@ FORMATS = ["json", "xml"]
 
 @pytest.fixture
 def api_key(db):
-    return ApiKey.objects.create(client_name="Test client", key="test-key")
+    return known_key("test-key", "Test client")
 
 
 def parse(response, fmt):

@@ -7,9 +7,10 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from cases.models import ApiKey, Note, Report
+from cases.models import Note, Report
 from cases.open311.documents import street_level
 from cases.reports.services import report_submit
+from tests.api_keys import known_key
 
 from ..reports.helpers import category, open_case_for
 from .test_open311 import BASE, FORMATS, parse, web_report
@@ -44,8 +45,8 @@ def test_sequential_ids_do_not_reach_reports_older_than_the_window(client):
 
 
 def test_the_client_that_sent_a_report_still_finds_it_by_id_with_its_key(client):
-    mine = ApiKey.objects.create(client_name="Village app", key="mine-key")
-    ApiKey.objects.create(client_name="Other app", key="other-key")
+    mine = known_key("mine-key", "Village app")
+    known_key("other-key", "Other app")
     report = report_submit(
         channel=Report.Channel.OPEN311,
         api_client=mine,

@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.models import ApiKey, Report
+from cases.models import Report
+from tests.api_keys import known_key
 
 from ..reports.helpers import category
 
@@ -102,7 +103,7 @@ TABLE = [
 
 @pytest.fixture
 def api_key(db):
-    return ApiKey.objects.create(client_name="Test client", key="test-key")
+    return known_key("test-key", "Test client")
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ from django.urls import reverse
 from cases.models import Report, ReportPhoto
 from cases.reports.services import report_submit
 from cases.uploads import process_image_upload
+from tests.api_keys import known_key
 
 from .helpers import HTML_TRAILER, category, png_bytes, upload, valid_post
 
@@ -196,9 +197,8 @@ def test_admin_pages_render_for_superuser(client_as, report_with_photo):
 
 
 def test_admin_revoke_action_revokes_keys(client_as):
-    from cases.models import ApiKey
 
-    key = ApiKey.objects.create(client_name="Client", key="k-123")
+    key = known_key("k-123", "Client")
     client = client_as("superuser")
     client.post(
         reverse("admin:cases_apikey_changelist"),
