@@ -13,3 +13,14 @@ def counter_value(*, key: str) -> int:
         .first()
     )
     return count or 0
+
+
+def counter_seconds_left(*, key: str) -> float | None:
+    """Seconds until the current window of `key` ends (None: no window open)."""
+    now = timezone.now()
+    expires_at = (
+        Counter.objects.filter(key=Counter.key_for(key), expires_at__gt=now)
+        .values_list("expires_at", flat=True)
+        .first()
+    )
+    return None if expires_at is None else (expires_at - now).total_seconds()

@@ -7,6 +7,7 @@ import hashlib
 import secrets
 
 from django.conf import settings
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
 
@@ -156,6 +157,15 @@ class ApiKey(models.Model):
         help_text="The first characters of the key, to recognise it; not the key.",
     )
     contact_email = models.EmailField(blank=True)
+    # Counted per key, not per address: an aggregator (a county 311 app,
+    # SeeClickFix) forwards many residents' reports from one server (issue 29).
+    reports_per_hour = models.PositiveIntegerField(
+        "reports an hour",
+        default=100,
+        validators=[MinValueValidator(1)],
+        help_text="How many reports this client may send in an hour. An aggregator "
+        "forwarding many residents from one server may need more.",
+    )
     active = models.BooleanField(default=True)
     created_at = models.DateTimeField(default=timezone.now)
     revoked_at = models.DateTimeField(null=True, blank=True)

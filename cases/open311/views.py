@@ -7,6 +7,7 @@ none needs a CSRF token (API clients have none): the read-only ones refuse a
 POST with the spec's 405 instead of Django's CSRF page."""
 
 import functools
+import math
 from urllib.parse import urlencode
 
 from django.utils import timezone
@@ -93,17 +94,23 @@ def requests(request, fmt):
     return _list_requests(request, fmt)
 
 
-def _too_many(fmt, limit: ratelimit.Limit, message: str):
-    """The spec's error format, 429, with Retry-After."""
-    response = error(fmt, 429, f"{message} Try again in {limit.minutes} minutes.")
-    response["Retry-After"] = str(limit.seconds)
+def _too_many(fmt, wait: int, message: str):
+    """The spec's error format, 429, with Retry-After: the real wait, in
+    seconds, until the limit's window ends."""
+    minutes = max(1, math.ceil(wait / 60))
+    response = error(
+        fmt,
+        429,
+        f"{message} Try again in {minutes} minute{'' if minutes == 1 else 's'}.",
+    )
+    response["Retry-After"] = str(wait)
     return response
 
 
-def _too_many_wrong_keys(fmt):
+def _too_many_wrong_keys(request, fmt):
     return _too_many(
         fmt,
-        ratelimit.OPEN311_WRONG_KEY,
+        ratelimit.seconds_left(ratelimit.OPEN311_WRONG_KEY, request),
         "Too many wrong api_key values from this address.",
     )
 
@@ -112,12 +119,18 @@ def _post_request(request, fmt):
     try:
         client = keys.api_client_by_key(request)
     except keys.TooManyWrongKeys:
-        return _too_many_wrong_keys(fmt)
+        return _too_many_wrong_keys(request, fmt)
     if client is None:
         return error(fmt, 403, "api_key was not provided, is invalid or was revoked.")
-    if not ratelimit.hit(ratelimit.OPEN311_POST, request):
+    # Per key, not per address: an aggregator forwards many residents from one
+    # server (issue 29). A keyless or unknown key never gets here (403, and the
+    # wrong-key limit per address).
+    allowance, subject = ratelimit.open311_client_allowance(client)
+    if not ratelimit.hit(allowance, request, subject=subject):
         return _too_many(
-            fmt, ratelimit.OPEN311_POST, "Too many requests from this address."
+            fmt,
+            ratelimit.seconds_left(allowance, request, subject=subject),
+            f"This api_key may send {allowance.count} reports an hour.",
         )
     try:
         parsed = parse_request(request.POST, request.FILES)
@@ -245,19 +258,16 @@ def _page_url(request, page: int) -> str:
 
 
 def _by_ids(request, fmt, ids: list[int], *, one: bool = False):
-    """Requests by id, in the same window as the default list: reports received
-    more than DEFAULT_WINDOW_DAYS ago are not found by id (ids are sequential, so
-    anyone could read every report ever made), except by the client that sent
-    them, with its api_key."""
+    """Requests by their own ids, whatever their age (issue 29): a client
+    following the reports it sent polls them by id, and no standard client sends
+    an api_key on a GET. The 90-day window is the lists' (an explicit start_date
+    reaches older reports too); by id or by date, a report shows only what the
+    feed publishes. An api_key, if given, still counts when it is wrong."""
     try:
-        own_client = keys.api_client_by_key(request)
+        keys.api_client_by_key(request)
     except keys.TooManyWrongKeys:
-        return _too_many_wrong_keys(fmt)
-    rows = selectors.open311_requests(
-        ids=ids,
-        received_since=timezone.now() - timezone.timedelta(days=DEFAULT_WINDOW_DAYS),
-        own_client=own_client,
-    )
+        return _too_many_wrong_keys(request, fmt)
+    rows = selectors.open311_requests(ids=ids)
     if one and not rows:
         return error(fmt, 404, f"service_request_id {ids[0]} was not found.")
     return respond(fmt, "service_requests", documents.service_requests(rows))

@@ -14,12 +14,15 @@ Only a hash of the address is kept, and only for the window. An IPv6 address
 counts by its /64 (`limits.addresses.limit_source`)."""
 
 import hashlib
+import math
+import time
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
 
 from limits.addresses import limit_source
+from limits.selectors import counter_seconds_left
 from limits.services import counter_clear, counter_increment
 
 from ..failsafe import record_cache_failure
@@ -41,7 +44,6 @@ class Limit:
 
 # Settings may override: REPORT_RATE_LIMIT = (count, seconds) and so on.
 REPORT_SUBMIT = Limit("report", *getattr(settings, "REPORT_RATE_LIMIT", (10, 3600)))
-OPEN311_POST = Limit("open311", *getattr(settings, "OPEN311_RATE_LIMIT", (30, 3600)))
 STATUS_LOOKUP = Limit(
     "status", *getattr(settings, "STATUS_LOOKUP_RATE_LIMIT", (60, 600))
 )
@@ -55,6 +57,15 @@ PASSWORD_RESET = Limit(
     *getattr(settings, "PASSWORD_RESET_RATE_LIMIT", (5, 3600)),
     durable=True,
 )
+
+
+def open311_client_allowance(api_key) -> tuple[Limit, str]:
+    """The Open311 POST limit of one client (issue 29): its key's reports an
+    hour, counted per key (whatever address it sends from) in the database, so
+    an aggregator's allowance holds with Redis down and its Retry-After is the
+    real wait. (limit, subject) for hit() and seconds_left()."""
+    limit = Limit("open311-client", api_key.reports_per_hour, 3600, durable=True)
+    return limit, f"api-key-{api_key.pk}"
 
 
 def _who(request, subject: str | None) -> str:
@@ -83,11 +94,30 @@ def hit(limit: Limit, request, *, subject: str | None = None) -> bool:
         return True
 
 
+def seconds_left(limit: Limit, request, *, subject: str | None = None) -> int:
+    """How long until the window of `limit` for the request's address (or
+    `subject`) ends: the real wait a 429's Retry-After gives (at least 1; the
+    whole window when it is not known)."""
+    key = _key(limit, _who(request, subject))
+    if limit.durable:
+        left = counter_seconds_left(key=key)
+    else:
+        try:
+            ends = cache.get(f"{key}:ends")
+        except Exception as exc:  # any error of the cache backend
+            record_cache_failure(limit.scope, exc)
+            ends = None
+        left = None if ends is None else ends - time.time()
+    if left is None:
+        return limit.seconds
+    return max(1, min(limit.seconds, math.ceil(left)))
+
+
 def exceeded(limit: Limit, request) -> bool:
     """True if the request's address is already over `limit` (counts nothing).
     False when the cache fails."""
     try:
-        count = cache.get(_key(limit, client_ip(request)))
+        count = cache.get(_key(limit, _who(request, None)))
     except Exception as exc:  # any error of the cache backend: fail open
         record_cache_failure(limit.scope, exc)
         return False
@@ -96,6 +126,8 @@ def exceeded(limit: Limit, request) -> bool:
 
 def _count(key: str, limit: Limit) -> bool:
     if cache.add(key, 1, limit.seconds):
+        # when this window ends, for a 429's Retry-After (seconds_left)
+        cache.set(f"{key}:ends", time.time() + limit.seconds, limit.seconds)
         return True
     try:
         count = cache.incr(key)

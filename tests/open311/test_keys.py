@@ -44,6 +44,7 @@ def add_client_in_admin(client):
         {
             "client_name": "Harbor app",
             "contact_email": "dev@harbor.example",
+            "reports_per_hour": "100",  # the form's initial value
             "active": "on",
             # Not a field of the form: a typed key is never taken.
             "key": "typed-by-hand",
@@ -159,3 +160,58 @@ def test_the_demo_key_is_refused_where_demo_data_is_not(client):
         with pytest.raises(PermissionError):
             keys.api_key_install_demo()
     assert not Report.objects.exists()
+
+
+# --- issue 29: an aggregator's allowance is per key, not per address --------------
+
+
+def test_an_aggregator_sends_past_the_old_per_address_limit_up_to_its_keys_allowance(
+    client,
+):
+    """A county 311 app forwards many residents from one server: 31 reports
+    from one address pass (the old per-address limit was 30 an hour) while the
+    key's allowance lasts; another client from the same address is not held
+    back by the first's count."""
+    county = known_key("county-311-key", "County 311")
+    county.reports_per_hour = 32
+    county.save()
+    for _ in range(32):
+        assert post(client, "county-311-key").status_code == 201
+    refused = post(client, "county-311-key", address="10.9.9.9")  # any address
+    assert refused.status_code == 429
+    assert "32 reports an hour" in refused.json()[0]["description"]
+    other = known_key("village-app-key", "Village app")
+    assert other.reports_per_hour == 100  # the default
+    assert post(client, "village-app-key").status_code == 201
+    assert Report.objects.filter(api_client=county).count() == 32
+
+
+def test_the_retry_after_is_the_real_wait_until_the_window_ends(client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from limits.models import Counter
+
+    key = known_key("small-key", "Small client")
+    key.reports_per_hour = 1
+    key.save()
+    assert post(client, "small-key").status_code == 201
+    # 50 minutes into the hour's window: 10 minutes are left
+    Counter.objects.update(expires_at=timezone.now() + timedelta(minutes=10))
+    refused = post(client, "small-key")
+    assert refused.status_code == 429
+    assert 590 <= int(refused["Retry-After"]) <= 600
+    assert "Try again in 10 minutes" in refused.json()[0]["description"]
+
+
+def test_the_allowance_is_set_in_the_admin_and_refuses_zero(admin_client):
+    key = known_key("allowance-key", "Aggregator")
+    page = f"{CHANGELIST}{key.pk}/change/"
+    form = {"client_name": "Aggregator", "contact_email": "", "active": "on"}
+    response = admin_client.post(page, {**form, "reports_per_hour": "0"})
+    assert response.status_code == 200  # the form again, with the message
+    assert "greater than or equal to 1" in response.content.decode()
+    admin_client.post(page, {**form, "reports_per_hour": "2000"})
+    key.refresh_from_db()
+    assert key.reports_per_hour == 2000
