@@ -526,6 +526,9 @@ def main(argv=None):
     from bench.exports import table_rows as export_rows
 
     exports = measure_exports()
+    from bench.exports import job_table_rows, measure_export_job
+
+    export_job = measure_export_job()
     print("Annual report:")
     annual = measure_annual()
     print(
@@ -537,6 +540,7 @@ def main(argv=None):
     loads = measure_load(seconds, threads=8)
     calibration.append(calibration_ms())
     lines = table(pages, sweep, notice, loads, annual) + ["", *export_rows(exports)]
+    lines += ["", *job_table_rows(export_job)]
     print()
     print("\n".join(lines))
     write_results(lines, (machine(), versions()), seed_info, calibration)

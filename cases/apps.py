@@ -15,3 +15,12 @@ class CasesConfig(AppConfig):
         post_migrate.connect(roles.sync_role_permissions, sender=self)
         # A flushed database (transactional tests) gets its reference rows back.
         post_migrate.connect(reference_data.ensure_reference_data, sender=self)
+
+        # The lists' exports the worker makes in the background (jobs.registry).
+        from . import exports
+        from .deadlines import views as deadline_views
+        from .views import reports, staff
+
+        exports.register(
+            staff.CASES_EXPORT, reports.REPORTS_EXPORT, deadline_views.DEADLINES_EXPORT
+        )

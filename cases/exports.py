@@ -9,6 +9,14 @@ streams (``StreamingHttpResponse``); an XLSX export is written by openpyxl's
 write-only workbook, row by row, to a temporary file that is then streamed
 (bench/: 50,000 rows in constant memory).
 
+A list's export is one :class:`ListExport` (issue 29): its rows come from the
+list's filters as a request carries them (its query string and its user). An
+export of more than EXPORT_BACKGROUND_ROWS rows is not written in the request:
+a background job (the jobs app) is queued and the staff member watches its
+progress; the worker re-creates the rows from the stored query string and the
+same user (their role checked again) and writes them with the same writers.
+Each app registers its lists' exports in its AppConfig.ready().
+
 Whatever a resident typed can end up in a cell, and a spreadsheet must never run
 it as a formula (OWASP "CSV injection"): in a CSV every such text goes through
 :func:`neutralise` (a leading ``'``, the only way a CSV can say "text"); in an
@@ -25,15 +33,23 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from itertools import islice
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
-from django.http import FileResponse, StreamingHttpResponse
+from django.conf import settings
+from django.db import transaction
+from django.db.models import QuerySet
+from django.http import FileResponse, QueryDict, StreamingHttpResponse
 from django.shortcuts import redirect
 from django.urls import get_script_prefix, get_urlconf, path, reverse
 from django.utils import timezone
 from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+from jobs import registry as job_registry
+from jobs import services as job_services
+
+from .roles import has_role
 
 CHUNK_SIZE = 2000
 FORMATS = ("csv", "xlsx")
@@ -215,6 +231,144 @@ def export_response(request, *, name: str, title: str, columns, rows, fmt: str):
     response["Cache-Control"] = "private, no-store"
     response["X-Content-Type-Options"] = "nosniff"
     return response
+
+
+# --- a list's export, at once or in the background ----------------------------------
+class Counted(NamedTuple):
+    """Rows that are not a queryset or a list (a generator), with their number."""
+
+    total: int
+    rows: Iterable
+
+
+@dataclass(frozen=True)
+class ListExport:
+    """One list's export. `rows(asked)` reads the list's filters from `asked` (a
+    request, or :class:`Asked` in the worker: its ``GET`` and ``user``) and gives
+    a QuerySet, a list or :class:`Counted` rows, or None for a malformed filter
+    (then the staff member is sent back to `list_url`). `roles` may read it."""
+
+    name: str
+    title: str
+    columns: tuple
+    rows: Callable[[Any], Any]
+    roles: tuple
+    list_url: str = ""
+
+
+class Asked:
+    """What a list's filters read of a request, for the worker that has none:
+    the query string the staff member exported with, and who they are."""
+
+    def __init__(self, user, query: str):
+        self.user = user
+        self.GET = QueryDict(query)
+
+
+def background_rows() -> int:
+    """Above this many rows an export is a background job."""
+    return int(getattr(settings, "EXPORT_BACKGROUND_ROWS", 5000))
+
+
+def _counted(rows) -> Counted:
+    if isinstance(rows, Counted):
+        return rows
+    if isinstance(rows, QuerySet):
+        return Counted(rows.count(), rows.iterator(chunk_size=CHUNK_SIZE))
+    rows = list(rows)
+    return Counted(len(rows), rows)
+
+
+def _job_kind(spec: ListExport) -> str:
+    return f"export:{spec.name}"
+
+
+def _list_query(request) -> str:
+    query = request.GET.copy()
+    query.pop("page", None)
+    return query.urlencode()
+
+
+def export_list(request, spec: ListExport, fmt: str):
+    """The export of the list `spec` with the request's filters: a download at
+    once, or, above EXPORT_BACKGROUND_ROWS rows, a background job (written in
+    this request's transaction, handed to the worker on commit) and its page."""
+    rows = spec.rows(request)
+    if rows is None:
+        return refused(spec.list_url, request)
+    total, rows = _counted(rows)
+    if total <= background_rows():
+        return export_response(
+            request,
+            name=spec.name,
+            title=spec.title,
+            columns=spec.columns,
+            rows=rows,
+            fmt=fmt,
+        )
+    with transaction.atomic():
+        job = job_services.job_queue(
+            owner=request.user,
+            kind=_job_kind(spec),
+            title=f"{spec.title} ({fmt.upper()}, {total:,} rows)",
+            fmt=fmt,
+            query=_list_query(request),
+            base_url=request.build_absolute_uri("/").rstrip("/"),
+            again_url=request.get_full_path(),
+            rows_total=total,
+        )
+    return redirect("jobs:detail", pk=job.pk)
+
+
+def _reporting(rows: Iterable, total: int, progress) -> Iterator:
+    """`rows`, calling progress(done, total) after every chunk and at the end."""
+    done = 0
+    for row in rows:
+        yield row
+        done += 1
+        if done % CHUNK_SIZE == 0:
+            progress(done, max(total, done))
+    progress(done, max(total, done))
+
+
+def run_export_job(spec: ListExport, job, out, progress) -> str:
+    """The worker's side of a background export: the same rows as the list
+    shows its owner now, written into `out`; returns the file's name."""
+    user = job.owner
+    if not user.is_active or not has_role(user, *spec.roles):
+        raise job_registry.JobRefused(
+            "Your role no longer gives access to this list, so the file was not made."
+        )
+    rows = spec.rows(Asked(user, job.query))
+    if rows is None:
+        raise job_registry.JobRefused(
+            "The list's filter is not valid any more: open the list, correct the "
+            "filter and export again."
+        )
+    total, rows = _counted(rows)
+    progress(0, total)
+    rows = _reporting(rows, total, progress)
+    base = job.base_url
+
+    def absolute(path_: str) -> str:
+        return base + path_
+
+    if job.fmt == "csv":
+        for line in csv_lines(spec.columns, rows, absolute):
+            out.write(line.encode("utf-8"))
+    else:
+        write_xlsx(spec.columns, rows, absolute, out, title=spec.title)
+    return filename(spec.name, job.fmt if job.fmt == "csv" else "xlsx")
+
+
+def register(*specs: ListExport) -> None:
+    """Let the worker make these lists' exports (from an AppConfig.ready())."""
+    for spec in specs:
+        job_registry.register(
+            job_registry.Work(
+                name=_job_kind(spec), run=functools.partial(run_export_job, spec)
+            )
+        )
 
 
 # --- urls and links ----------------------------------------------------------------

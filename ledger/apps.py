@@ -12,3 +12,10 @@ class LedgerConfig(AppConfig):
         from . import confirmations, documents, hooks  # noqa: F401 (they register)
 
         hooks.register_all()
+
+        # The lists' exports the worker makes in the background (jobs.registry).
+        from cases import exports
+
+        from . import views
+
+        exports.register(views.LEDGER_EXPORT, views.PAYMENTS_EXPORT)

@@ -185,21 +185,28 @@ def ledger_list(request):
     )
 
 
-@role_required(*CASE_READERS)
+def ledger_export_rows(request):
+    form, rows = _filtered(request)
+    if form.is_bound and not form.is_valid():
+        return None
+    return rows
+
+
+LEDGER_EXPORT = exports.ListExport(
+    name="ledger",
+    title="Ledger",
+    columns=LEDGER_COLUMNS,
+    rows=ledger_export_rows,
+    roles=CASE_READERS,
+    list_url="ledger:list",
+)
+
+
+@role_required(*LEDGER_EXPORT.roles)
 @require_http_methods(["GET"])
 def ledger_export(request, fmt):
     """Every charge the filtered ledger shows, as CSV or XLSX."""
-    form, rows = _filtered(request)
-    if form.is_bound and not form.is_valid():
-        return exports.refused("ledger:list", request)
-    return exports.export_response(
-        request,
-        name="ledger",
-        title="Ledger",
-        columns=LEDGER_COLUMNS,
-        rows=rows,
-        fmt=fmt,
-    )
+    return exports.export_list(request, LEDGER_EXPORT, fmt)
 
 
 def _period(request):
@@ -231,19 +238,26 @@ def treasurer_report(request):
     )
 
 
-@role_required(*CASE_READERS)
+def payments_export_rows(request):
+    form, start, end = _period(request)
+    if form.is_bound and not form.is_valid():
+        return None
+    return selectors.payments_received(start, end)
+
+
+PAYMENTS_EXPORT = exports.ListExport(
+    name="payments",
+    title="Payments received",
+    columns=PAYMENT_COLUMNS,
+    rows=payments_export_rows,
+    roles=CASE_READERS,
+    list_url="ledger:treasurer",
+)
+
+
+@role_required(*PAYMENTS_EXPORT.roles)
 @require_http_methods(["GET"])
 def payments_export(request, fmt):
     """The payments of the treasurer's report's period (not voided), as CSV or
     XLSX: the same rows and total as the page."""
-    form, start, end = _period(request)
-    if form.is_bound and not form.is_valid():
-        return exports.refused("ledger:treasurer", request)
-    return exports.export_response(
-        request,
-        name="payments",
-        title="Payments received",
-        columns=PAYMENT_COLUMNS,
-        rows=selectors.payments_received(start, end),
-        fmt=fmt,
-    )
+    return exports.export_list(request, PAYMENTS_EXPORT, fmt)

@@ -17,6 +17,7 @@ urlpatterns = [
     path("staff/documents/", include("cases.documents.urls")),
     path("staff/outbox/", include("cases.outbox.urls")),
     path("staff/map/", include("cases.map.urls")),
+    path("staff/exports/", include("jobs.urls")),
     path("map/", include("cases.map.urls_public")),
     path("respond/appeal/", include("enforcement.portal_urls")),
     path("respond/", include("cases.portal.urls")),

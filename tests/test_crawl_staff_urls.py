@@ -114,6 +114,8 @@ from inspections.models import (
     SpillNotification,
     WarrantApplication,
 )
+from jobs import services as job_services
+from jobs.models import Job
 from ledger import court
 from ledger.models import Charge, CourtReferral, Payment
 from tests.annual import conftest as annual_conftest
@@ -309,6 +311,14 @@ def build_world() -> World:
     )
     OutgoingMessageFactory(failed=True)
     OutgoingMessageFactory(sent=True)
+
+    # Background exports of the SMO: one made, one failed (issue 29).
+    for kind in ("export:cases", "export:no-longer-made"):
+        with transaction.atomic():
+            job = job_services.job_queue(
+                owner=smo, kind=kind, title="Cases", fmt="csv", base_url="http://t"
+            )
+        job_services.job_run(job.pk)
 
     # Field work: a photo, a facility's proof, equipment, a BMP, a dye test, an
     # approval.
@@ -700,6 +710,9 @@ FILL = {
     "documents:retry": pk_of(IssuedDocument, limit=1),  # POST
     "outbox:retry": pk_of(OutgoingMessage, limit=1),  # POST
     "outbox:document_email": pk_of(IssuedDocument, limit=1),  # POST
+    "jobs:detail": pk_of(Job),
+    "jobs:status": pk_of(Job),
+    "jobs:download": pk_of(Job),
     # cases, delegations, the annual report
     "cases:delegation_end": pk_of(Delegation),  # POST
     "cases:annual:frozen": pk_of(AnnualReport),

@@ -155,21 +155,28 @@ def deadline_list(request):
     )
 
 
-@role_required(*READERS)
+def deadline_export_rows(request):
+    form, deadlines = deadline_list_filtered(request)
+    if form.is_bound and not form.is_valid():
+        return None
+    return deadlines
+
+
+DEADLINES_EXPORT = exports.ListExport(
+    name="deadlines",
+    title="Deadlines",
+    columns=exports.DEADLINES,
+    rows=deadline_export_rows,
+    roles=READERS,
+    list_url="deadlines:list",
+)
+
+
+@role_required(*DEADLINES_EXPORT.roles)
 @require_GET
 def deadline_export(request, fmt):
     """Every deadline the filtered list shows (all its pages), as CSV or XLSX."""
-    form, deadlines = deadline_list_filtered(request)
-    if form.is_bound and not form.is_valid():
-        return exports.refused("deadlines:list", request)
-    return exports.export_response(
-        request,
-        name="deadlines",
-        title="Deadlines",
-        columns=exports.DEADLINES,
-        rows=deadlines.iterator(chunk_size=exports.CHUNK_SIZE),
-        fmt=fmt,
-    )
+    return exports.export_list(request, DEADLINES_EXPORT, fmt)
 
 
 def _visible_deadline(request, pk: int) -> Deadline:

@@ -157,18 +157,20 @@ def staff_report_list(request):
     )
 
 
-@role_required(Role.SMO)
+REPORTS_EXPORT = exports.ListExport(
+    name="reports-awaiting-triage",
+    title="Reports awaiting triage",
+    columns=exports.REPORTS,
+    rows=lambda request: selectors.reports_in_triage(),
+    roles=(Role.SMO,),
+)
+
+
+@role_required(*REPORTS_EXPORT.roles)
 @require_GET
 def staff_report_export(request, fmt):
     """The reports awaiting triage, as the list shows them, as CSV or XLSX."""
-    return exports.export_response(
-        request,
-        name="reports-awaiting-triage",
-        title="Reports awaiting triage",
-        columns=exports.REPORTS,
-        rows=selectors.reports_in_triage().iterator(chunk_size=exports.CHUNK_SIZE),
-        fmt=fmt,
-    )
+    return exports.export_list(request, REPORTS_EXPORT, fmt)
 
 
 @role_required(*CASE_READERS)

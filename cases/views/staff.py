@@ -121,21 +121,28 @@ def case_list(request):
     )
 
 
-@role_required(*CASE_READERS)
+def case_export_rows(request):
+    form, cases = case_list_filtered(request)
+    if form.is_bound and not form.is_valid():
+        return None
+    return cases
+
+
+CASES_EXPORT = exports.ListExport(
+    name="cases",
+    title="Cases",
+    columns=exports.CASES,
+    rows=case_export_rows,
+    roles=CASE_READERS,
+    list_url="cases:list",
+)
+
+
+@role_required(*CASES_EXPORT.roles)
 @require_http_methods(["GET"])
 def case_export(request, fmt):
     """Every case the filtered list shows (all its pages), as CSV or XLSX."""
-    form, cases = case_list_filtered(request)
-    if form.is_bound and not form.is_valid():
-        return exports.refused("cases:list", request)
-    return exports.export_response(
-        request,
-        name="cases",
-        title="Cases",
-        columns=exports.CASES,
-        rows=cases.iterator(chunk_size=exports.CHUNK_SIZE),
-        fmt=fmt,
-    )
+    return exports.export_list(request, CASES_EXPORT, fmt)
 
 
 @role_required(*CASE_READERS)

@@ -93,19 +93,29 @@ def appeal_list_rows(section: str):
                 yield appeal
 
 
-@role_required(*APPEAL_RECORDERS)
+def appeal_export_rows(request) -> exports.Counted:
+    section = request.GET.get("section", "")
+    sections = selectors.APPEAL_SECTIONS
+    keys = [section] if section in sections else list(sections)
+    total = sum(selectors.appeal_section(key).count() for key in keys)
+    return exports.Counted(total, appeal_list_rows(section))
+
+
+APPEALS_EXPORT = exports.ListExport(
+    name="appeals",
+    title="Appeals",
+    columns=exports.APPEALS,
+    rows=appeal_export_rows,
+    roles=APPEAL_RECORDERS,
+)
+
+
+@role_required(*APPEALS_EXPORT.roles)
 @require_GET
 def appeal_export(request, fmt):
     """Every appeal of the list on the page (one list with ?section=, else all
     three; every page), as CSV or XLSX."""
-    return exports.export_response(
-        request,
-        name="appeals",
-        title="Appeals",
-        columns=exports.APPEALS,
-        rows=appeal_list_rows(request.GET.get("section", "")),
-        fmt=fmt,
-    )
+    return exports.export_list(request, APPEALS_EXPORT, fmt)
 
 
 @role_required(*APPEAL_RECORDERS)

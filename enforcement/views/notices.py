@@ -44,18 +44,20 @@ def notice_list(request):
     )
 
 
-@role_required(*SMO_ONLY)
+NOTICES_EXPORT = exports.ListExport(
+    name="notices-of-violation",
+    title="Notices of violation",
+    columns=exports.NOTICES,
+    rows=lambda request: selectors.notice_list(),
+    roles=SMO_ONLY,
+)
+
+
+@role_required(*NOTICES_EXPORT.roles)
 @require_GET
 def notice_export(request, fmt):
     """The notices of violation as the list shows them, as CSV or XLSX."""
-    return exports.export_response(
-        request,
-        name="notices-of-violation",
-        title="Notices of violation",
-        columns=exports.NOTICES,
-        rows=selectors.notice_list().iterator(chunk_size=exports.CHUNK_SIZE),
-        fmt=fmt,
-    )
+    return exports.export_list(request, NOTICES_EXPORT, fmt)
 
 
 @role_required(*READERS)

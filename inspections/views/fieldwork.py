@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from cases import exports
 from cases.humanize import human_date, human_datetime
 from cases.models import Case, Premises
-from cases.roles import Role, has_role
+from cases.roles import CASE_READERS, Role, has_role
 from cases.views.actions import attempt, confirmation_form, take_step
 
 from .. import forms, selectors, services
@@ -67,21 +67,26 @@ def index(request):
     )
 
 
+def inspection_export_rows(request):
+    _status, error, inspections = inspection_list_filtered(request)
+    return None if error else inspections
+
+
+INSPECTIONS_EXPORT = exports.ListExport(
+    name="inspections",
+    title="Inspections",
+    columns=exports.INSPECTIONS,
+    rows=inspection_export_rows,
+    roles=CASE_READERS,  # staff_page: GET for the readers of cases
+    list_url="inspections:index",
+)
+
+
 @staff_page
 def inspection_export(request, fmt):
     """Every inspection of the "All inspections" list with its filter, as CSV or
     XLSX."""
-    _status, error, inspections = inspection_list_filtered(request)
-    if error:
-        return exports.refused("inspections:index", request)
-    return exports.export_response(
-        request,
-        name="inspections",
-        title="Inspections",
-        columns=exports.INSPECTIONS,
-        rows=inspections.iterator(chunk_size=exports.CHUNK_SIZE),
-        fmt=fmt,
-    )
+    return exports.export_list(request, INSPECTIONS_EXPORT, fmt)
 
 
 @staff_page

@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from cases import exports
 from cases.models import Outfall
-from cases.roles import Role, has_role
+from cases.roles import CASE_READERS, Role, has_role
 from cases.views.actions import attempt
 
 from .. import forms, selectors, services
@@ -54,17 +54,27 @@ def outfalls_with_screenings():
             yield outfall, screening
 
 
+def outfall_export_rows(request) -> exports.Counted:
+    """One row per screening, and one per outfall never screened."""
+    outfalls = selectors.outfall_list()
+    screenings = OutfallScreening.objects.filter(outfall__in=outfalls).count()
+    unscreened = outfalls.filter(screenings__isnull=True).count()
+    return exports.Counted(screenings + unscreened, outfalls_with_screenings())
+
+
+OUTFALLS_EXPORT = exports.ListExport(
+    name="outfalls-and-screenings",
+    title="Outfalls and screenings",
+    columns=exports.OUTFALLS,
+    rows=outfall_export_rows,
+    roles=CASE_READERS,  # staff_page: GET for the readers of cases
+)
+
+
 @staff_page
 def outfall_export(request, fmt):
     """The outfall inventory with its dry-weather screenings, as CSV or XLSX."""
-    return exports.export_response(
-        request,
-        name="outfalls-and-screenings",
-        title="Outfalls and screenings",
-        columns=exports.OUTFALLS,
-        rows=outfalls_with_screenings(),
-        fmt=fmt,
-    )
+    return exports.export_list(request, OUTFALLS_EXPORT, fmt)
 
 
 @staff_page

@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "inspections",
     "enforcement",
     "ledger",
+    "jobs",
 ]
 
 MIDDLEWARE = [
@@ -297,6 +298,12 @@ CONTENT_SECURITY_POLICY = {
         "form-action": ["'self'"],
     }
 }
+# An export of more rows than this is written by the worker in the background,
+# with a progress page and a download kept for a day (issue 29); smaller ones
+# download at once.
+EXPORT_BACKGROUND_ROWS = env.int("EXPORT_BACKGROUND_ROWS", default=5000)
+# A background job left waiting (or stalled) this long is handed over again.
+JOB_REQUEUE_AFTER_SECONDS = env.int("JOB_REQUEUE_AFTER_SECONDS", default=300)
 # Map tiles for the report form's pin (optional: the form works without them).
 MAP_TILE_URL = env.str("MAP_TILE_URL", default="")
 
@@ -357,6 +364,12 @@ CELERY_BEAT_SCHEDULE = {
     "daily-staff-digest": {
         "task": "cases.tasks.send_staff_digests",
         "schedule": crontab(hour=STAFF_DIGEST_HOUR, minute=0),
+    },
+    # Background jobs (issue 29): hand over again those the broker lost; delete
+    # the files past their day.
+    "jobs-sweep": {
+        "task": "jobs.tasks.sweep_jobs",
+        "schedule": env.int("JOB_SWEEP_SECONDS", default=120),
     },
     # A document issued while the broker was down is still "rendering": re-queue it.
     "stale-document-renders": {
