@@ -7,4 +7,13 @@ class EnforcementConfig(AppConfig):
     def ready(self):
         # Register the document builders (cases.documents.registry) of notices,
         # appeals, corrective measures, suspensions and terminations.
+        # The case's appeal guard asks this on the case page (cases.page_reads).
+        from cases import page_reads
+        from cases.selectors import register_panel_records
+
         from . import documents, hearing_documents  # noqa: F401
+        from .selectors import case_appeal_pending, notice_sets, remedy_sets
+
+        page_reads.register("enforcement.appeal_pending", case_appeal_pending)
+        register_panel_records(remedy_sets)
+        register_panel_records(notice_sets)

@@ -7,4 +7,10 @@ class InspectionsConfig(AppConfig):
     def ready(self):
         # Register the document builders of inspection reports and warrant
         # application cover sheets (cases.documents.registry).
+        # The case page asks in one query which of its panels have records.
+        from cases.selectors import register_panel_records
+
         from . import documents  # noqa: F401
+        from .selectors import case_record_sets
+
+        register_panel_records(case_record_sets)
