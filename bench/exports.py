@@ -112,12 +112,15 @@ def measure_exports() -> list[ExportResult]:
     return out
 
 
-def table_rows(results: list[ExportResult]) -> list[str]:
+def table_rows(results: list[ExportResult], cpu_ms: float | None = None) -> list[str]:
+    """The exports' rows; `cpu_ms`, the CPU check measured before them, beside
+    each."""
+    check = f" {cpu_ms:.0f} ms |" if cpu_ms is not None else " |"
     rows = [
         "| Export (case list, unfiltered) | Rows | Size | Time | Peak Python memory "
         "(tracemalloc) | Peak, filtered to fewer rows | Max RSS growth | Target "
-        "| Met |",
-        "|---|---:|---:|---:|---:|---:|---:|---|---|",
+        "| Met | CPU check |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---|---:|",
     ]
     for r in results:
         ok = (
@@ -130,6 +133,7 @@ def table_rows(results: list[ExportResult]) -> list[str]:
             f"{r.seconds:.1f} s | {r.peak_mb:.1f} MB | {r.few_peak_mb:.1f} MB "
             f"({r.few_rows:,} rows) | {r.rss_growth_mb:.1f} MB | "
             f"streams, peak ≤ {PEAK_TARGET_MB:.0f} MB | {'yes' if ok else 'NO'} |"
+            + check
         )
     return rows
 

@@ -40,7 +40,7 @@ import logging
 
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -141,13 +141,24 @@ def _queue_reminder(reminder: Reminder, deadline: Deadline):
     )
 
 
-def _queue_digest(digest: StaffDigest):
-    return outbox.message_queue(
-        kind=OutgoingMessage.Kind.DIGEST,
-        source=digest,
+def _digest_message(digest: StaffDigest) -> outbox.Queued:
+    """The outbox row of a day's digest (one home for its wording)."""
+    return outbox.Queued(
+        source_id=digest.pk,
         recipient=digest.recipient,
         cause=f"Daily deadline digest of {human_short_date(digest.day)}",
         subject=f"Deadlines {human_short_date(digest.day)}",
+    )
+
+
+def _queue_digest(digest: StaffDigest):
+    row = _digest_message(digest)
+    return outbox.message_queue(
+        kind=OutgoingMessage.Kind.DIGEST,
+        source=digest,
+        recipient=row.recipient,
+        cause=row.cause,
+        subject=row.subject,
     )
 
 
@@ -370,20 +381,38 @@ def create_staff_digests(*, day: dt.date | None = None) -> list[int]:
             wanted.setdefault(user.email.lower(), user)
     for address in settings.STAFF_DIGEST_RECIPIENTS:
         wanted.setdefault(address.lower(), None)
-    created = []
-    for address, user in wanted.items():
-        try:
-            with transaction.atomic():
-                digest, new = StaffDigest.objects.get_or_create(
-                    recipient=address, day=day, defaults={"user": user}
-                )
-                if new:
-                    _queue_digest(digest)
-        except IntegrityError:
-            continue
-        if new:
-            created.append(digest.pk)
-    return created
+    of_day = StaffDigest.objects.filter(day=day, recipient__in=list(wanted))
+    made = set(of_day.values_list("recipient", flat=True))
+    new = {address: user for address, user in wanted.items() if address not in made}
+    if not new:
+        return []
+    # As the reminders (_create_reminders): inserted together, a concurrent
+    # sweep's rows skipped (the unique recipient and day); this call's rows are
+    # those without an outbox row yet.
+    with transaction.atomic():
+        StaffDigest.objects.bulk_create(
+            [
+                StaffDigest(recipient=address, day=day, user=user)
+                for address, user in new.items()
+            ],
+            ignore_conflicts=True,
+        )
+        has_message = OutgoingMessage.objects.filter(
+            kind=OutgoingMessage.Kind.DIGEST,
+            content_type=ContentType.objects.get_for_model(StaffDigest),
+            object_id=OuterRef("pk"),
+        )
+        fresh = list(
+            of_day.filter(recipient__in=list(new))
+            .exclude(Exists(has_message))
+            .order_by("pk")
+        )
+        outbox.message_queue_many(
+            kind=OutgoingMessage.Kind.DIGEST,
+            model=StaffDigest,
+            rows=[_digest_message(digest) for digest in fresh],
+        )
+    return [digest.pk for digest in fresh]
 
 
 def _digest_lists(digest: StaffDigest) -> dict:

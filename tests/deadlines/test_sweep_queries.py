@@ -8,6 +8,7 @@ import threading
 import pytest
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection, connections
+from django.test.utils import CaptureQueriesContext
 
 from cases.deadlines import reminders
 from cases.models import OutgoingMessage, Reminder
@@ -130,3 +131,28 @@ def test_two_sweeps_at_once_make_each_reminder_and_its_message_once(
     assert results == {"first": 2, "second": 0}
     assert Reminder.objects.count() == 2
     assert OutgoingMessage.objects.filter(kind="reminder").count() == 2
+
+
+def test_the_days_digests_take_as_many_queries_for_six_staff_as_for_two(
+    smo_user, clerk_user, settings
+):
+    from cases.models import StaffDigest
+    from cases.roles import Role
+    from tests.conftest import make_user
+
+    settings.STAFF_DIGEST_HOUR = 0
+
+    def sweep(day):
+        ContentType.objects.clear_cache()  # both sweeps start cold
+        with CaptureQueriesContext(connection) as ctx:
+            made = reminders.sweep_reminders(today=day)["digests"]
+        return made, len(ctx.captured_queries)
+
+    two = sweep(THU)
+    for n in range(4):
+        make_user(f"officer{n}", Role.SMO)
+    six = sweep(THU + dt.timedelta(days=1))
+    assert (two[0], six[0]) == (2, 6)
+    assert two[1] == six[1] <= SWEEP_QUERY_BUDGET
+    assert OutgoingMessage.objects.filter(kind="digest").count() == 8
+    assert StaffDigest.objects.count() == 8
