@@ -386,10 +386,18 @@ def measure_load(seconds: float, threads: int):
 
 
 # --- report ------------------------------------------------------------------------
-def table(pages, sweep, notice, loads, annual=None) -> list[str]:
+def table(pages, sweep, notice, loads, annual=None, cpu=None) -> list[str]:
+    """The results; `cpu` holds the CPU check (ms) measured just before each
+    group of figures (pages, sweep, notice, annual, load), printed beside them."""
+    cpu = cpu or {}
+
+    def check(group: str) -> str:
+        return f" {cpu[group]:.0f} ms |" if group in cpu else " |"
+
     rows = [
-        "| Measure | Median | p95 | Queries | Floor (median) | Ratio | Target | Met |",
-        "|---|---:|---:|---:|---:|---:|---|---|",
+        "| Measure | Median | p95 | Queries | Floor (median) | Ratio | Target | Met "
+        "| CPU check |",
+        "|---|---:|---:|---:|---:|---:|---|---|---:|",
     ]
     for r in pages:
         q = f"{r.queries}" + (" (varies)" if r.queries_vary else " (constant)")
@@ -397,45 +405,45 @@ def table(pages, sweep, notice, loads, annual=None) -> list[str]:
         rows.append(
             f"| {r.name} | {r.median_ms:.1f} ms | {r.p95_ms:.1f} ms | {q} | "
             f"{r.floor_median_ms:.2f} ms | {r.ratio:.0f}× | p95 ≤ 50 ms, constant "
-            f"queries | {'yes' if ok else 'NO'} |"
+            f"queries | {'yes' if ok else 'NO'} |" + check("pages")
         )
     rows.append(
         f"| Reminder sweep over {sweep['rows']:,} deadlines ({sweep['open']:,} open; "
         f"{sweep['created']} reminders made) | {sweep['median_s'] * 1000:.0f} ms | | "
         f"{sweep['queries']} | | | < 2 s | "
-        f"{'yes' if sweep['median_s'] < SWEEP_TARGET_S else 'NO'} |"
+        f"{'yes' if sweep['median_s'] < SWEEP_TARGET_S else 'NO'} |" + check("sweep")
     )
     rows.append(
         f"| Reminder sweep, nothing new to send | {sweep['idle_s'] * 1000:.0f} ms | | "
         f"{sweep['idle_queries']} | | | < 2 s | "
-        f"{'yes' if sweep['idle_s'] < SWEEP_TARGET_S else 'NO'} |"
+        f"{'yes' if sweep['idle_s'] < SWEEP_TARGET_S else 'NO'} |" + check("sweep")
     )
     ratio = notice["median_ms"] / notice["floor_ms"]
     rows.append(
         f"| Notice of violation rendered (HTML + PDF/A, warm; {notice['pages']} "
         f"pages) | {notice['median_ms']:.0f} ms | | | {notice['floor_ms']:.0f} ms "
         f"(WeasyPrint, one paragraph) | {ratio:.1f}× | ≤ 2× floor | "
-        f"{'yes' if ratio <= NOTICE_TARGET_RATIO else 'NO'} |"
+        f"{'yes' if ratio <= NOTICE_TARGET_RATIO else 'NO'} |" + check("notice")
     )
     rows.append(
         f"| The same notice's HTML, WeasyPrint alone (plain PDF) | "
         f"{notice['alone_ms']:.0f} ms | | | | "
         f"{notice['median_ms'] / notice['alone_ms']:.2f}× (ours ÷ alone) | "
-        "(what our code adds) | |"
+        "(what our code adds) | |" + check("notice")
     )
     if annual is not None:
-        rows.append(annual_row(annual))
+        rows.append(annual_row(annual) + check("annual"))
     rows.append("")
     rows.append(
         "| Load (real server) | Requests/s | p95 latency | OK | Failed | Stored rows "
-        "| Lost |"
+        "| Lost | CPU check |"
     )
-    rows.append("|---|---:|---:|---:|---:|---:|---:|")
+    rows.append("|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in loads:
         rows.append(
             f"| {r.name}, {r.seconds:.0f} s, {r.threads} client threads, gunicorn "
             f"{r.workers} sync workers | {r.rps:.0f} | {r.p95_ms:.0f} ms | {r.ok} | "
-            f"{r.failed} | {r.stored} | {r.lost} |"
+            f"{r.failed} | {r.stored} | {r.lost} |" + check("load")
         )
     return rows
 
@@ -506,9 +514,11 @@ def main(argv=None):
 
     calibration = [calibration_ms()]
     print(f"CPU check: {calibration[0]:.0f} ms")
+    cpu = {"pages": calibration[0]}
     print("Pages (in-process):")
     pages, _floors = measure_pages(n=int(os.environ.get("BENCH_PAGE_RUNS", "60")))
     print("Reminder sweep:")
+    cpu["sweep"] = calibration_ms()
     sweep = measure_sweep()
     print(
         f"  {sweep['median_s'] * 1000:.0f} ms, {sweep['queries']} queries, "
@@ -516,6 +526,7 @@ def main(argv=None):
         f"{sweep['idle_queries']} queries"
     )
     print("Notice of violation:")
+    cpu["notice"] = calibration_ms()
     notice = measure_notice()
     print(
         f"  {notice['median_ms']:.0f} ms (floor {notice['floor_ms']:.0f} ms; the "
@@ -525,11 +536,14 @@ def main(argv=None):
     from bench.exports import measure_exports
     from bench.exports import table_rows as export_rows
 
+    cpu["exports"] = calibration_ms()
     exports = measure_exports()
     from bench.exports import job_table_rows, measure_export_job
 
+    cpu["export_job"] = calibration_ms()
     export_job = measure_export_job()
     print("Annual report:")
+    cpu["annual"] = calibration_ms()
     annual = measure_annual()
     print(
         f"  {annual['median_s'] * 1000:.0f} ms median, {annual['max_s'] * 1000:.0f} "
@@ -537,10 +551,14 @@ def main(argv=None):
         f"{annual['counts_s'] * 1000:.0f} ms)"
     )
     print(f"Load ({seconds:.0f} s each, gunicorn on 127.0.0.1):")
+    cpu["load"] = calibration_ms()
     loads = measure_load(seconds, threads=8)
     calibration.append(calibration_ms())
-    lines = table(pages, sweep, notice, loads, annual) + ["", *export_rows(exports)]
-    lines += ["", *job_table_rows(export_job)]
+    lines = table(pages, sweep, notice, loads, annual, cpu) + [
+        "",
+        *export_rows(exports, cpu["exports"]),
+    ]
+    lines += ["", *job_table_rows(export_job, cpu["export_job"])]
     print()
     print("\n".join(lines))
     write_results(lines, (machine(), versions()), seed_info, calibration)

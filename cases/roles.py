@@ -58,8 +58,13 @@ def _group_roles(user) -> frozenset[str]:
     cached = getattr(user, "_ms4_group_roles", None)
     if cached is None:
         cached = frozenset(user.groups.values_list("name", flat=True)) & set(Role)
-        user._ms4_group_roles = cached
+        remember_group_roles(user, cached)
     return cached
+
+
+def remember_group_roles(user, roles: frozenset) -> None:
+    """Keep the roles read with the user (cases.role_backend) for _group_roles."""
+    user._ms4_group_roles = roles
 
 
 def acting_delegation(user):

@@ -4,11 +4,13 @@ dashboard, the case list and search, the case page. No writes here."""
 import datetime as dt
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, Q, QuerySet, Window
+from django.db.models import Count, Exists, Prefetch, Q, QuerySet, Window
 from django.utils import timezone
 
+from . import page_reads
 from .models import (
     CLOSED_STATUSES,
     Case,
@@ -20,7 +22,7 @@ from .models import (
     Report,
     actor_words,
 )
-from .outbox.selectors import delivery_counts, failed_messages, pending_messages
+from .outbox.selectors import delivery_heads
 from .roles import CASE_READERS, Role, has_role
 
 DUPLICATE_RADIUS_M = 150
@@ -31,17 +33,100 @@ CASE_NUMBER_RE = re.compile(r"^\s*MS4-(\d{4})-(\d{1,6})\s*$", re.IGNORECASE)
 def present_among(case: Case, querysets: dict[str, QuerySet]) -> dict[str, list]:
     """The rows of each queryset of `case`'s panels, fetching only the non-empty
     ones: one query of EXISTS over all of them, then one per queryset that has
-    rows (most cases have few kinds of record), instead of one per queryset."""
+    rows (most cases have few kinds of record), instead of one per queryset. On
+    the case page the EXISTS query is the page's one (`panel_presence`)."""
+    found = _presence(case, querysets)
+    return {key: list(qs) if found.get(key) else [] for key, qs in querysets.items()}
+
+
+def _exists(case: Case, querysets: dict[str, QuerySet]) -> dict[str, bool]:
+    if not querysets:
+        return {}
     found = (
         Case.objects.filter(pk=case.pk)
         .values(**{f"has_{key}": Exists(qs) for key, qs in querysets.items()})
         .first()
         or {}
     )
+    return {key: bool(found.get(f"has_{key}")) for key in querysets}
+
+
+# The record sets of the case page's panels, by name: each app registers its own
+# (AppConfig.ready()), so one EXISTS query tells the page which panels to read.
+_PANEL_RECORDS: list[Callable[[Case], dict[str, QuerySet]]] = []
+
+
+def register_panel_records(sets: Callable[[Case], dict[str, QuerySet]]) -> None:
+    if sets not in _PANEL_RECORDS:
+        _PANEL_RECORDS.append(sets)
+
+
+def own_panel_records(case: Case) -> dict[str, QuerySet]:
+    """This app's optional records on the case page."""
+    from .models import IssuedDocument, Reminder, ReportPhoto
+    from .portal.models import (
+        ContactChangeRequest,
+        ContactChangeStatus,
+        CorrectionSubmission,
+        PortalAccess,
+    )
+
     return {
-        key: list(qs) if found.get(f"has_{key}") else []
-        for key, qs in querysets.items()
+        "reports": case.reports.all(),
+        "report_categories": Report.pollutant_categories.through.objects.filter(
+            report__case=case
+        ),
+        "report_photos": ReportPhoto.objects.filter(report__case=case),
+        "reminders": Reminder.objects.filter(deadline__case=case),
+        "documents": IssuedDocument.objects.filter(case=case),
+        "portal_accesses": PortalAccess.objects.filter(case=case),
+        "contact_requests": ContactChangeRequest.objects.filter(
+            access__case=case, status=ContactChangeStatus.PENDING
+        ),
+        "corrections": CorrectionSubmission.objects.filter(access__case=case),
+        "attachments": case.attachments.all(),
     }
+
+
+def panel_presence(case: Case) -> dict[str, bool]:
+    """Which registered record sets of `case` have rows: one query, once per
+    case page (cases.page_reads); {} off the case page."""
+    if not page_reads.is_shared(case):
+        return {}
+
+    def load():
+        querysets = own_panel_records(case)
+        for sets in _PANEL_RECORDS:
+            querysets.update(sets(case))
+        return _exists(case, querysets)
+
+    return page_reads.once(case, "panel_presence", load)
+
+
+def has_panel_records(case: Case, key: str) -> bool:
+    """False only when the case page's presence query found no `key` rows."""
+    return panel_presence(case).get(key, True)
+
+
+def panel_prefetch(case: Case, key: str, lookup: str, model) -> Prefetch | str:
+    """`lookup` to prefetch; an empty one (no query) when the case page's
+    presence query found no `key` rows."""
+    if has_panel_records(case, key):
+        return lookup
+    return Prefetch(lookup, queryset=model.objects.none())
+
+
+def _presence(case: Case, querysets: dict[str, QuerySet]) -> dict[str, bool]:
+    shared = panel_presence(case)
+    if shared and all(key in shared for key in querysets):
+        return shared
+    return _exists(case, querysets)
+
+
+def case_attachments(case: Case):
+    if not has_panel_records(case, "attachments"):
+        return []
+    return case.attachments.select_related("uploaded_by")
 
 
 def case_list_rows() -> QuerySet[Case]:
@@ -59,18 +144,18 @@ def triage_queue() -> QuerySet[Report]:
     )
 
 
-def newest_reports(limit: int = 5) -> QuerySet[Report]:
-    """The newest reports waiting for triage, as the dashboard shows them: with
-    their categories (the hazardous flag) and photos, two queries for any number."""
-    return (
+def newest_reports(limit: int = 5) -> tuple[list[Report], int]:
+    """The newest reports waiting for triage, as the dashboard shows them, with
+    their categories (the hazardous flag) and photos, and how many are waiting in
+    all: three queries for any number (the count rides with the rows, counted
+    before the LIMIT)."""
+    rows = list(
         Report.objects.filter(case__isnull=True)
+        .annotate(waiting=Window(Count("pk")))
         .prefetch_related("pollutant_categories", "photos")
         .order_by("-received_at", "-pk")[:limit]
     )
-
-
-def triage_count() -> int:
-    return Report.objects.filter(case__isnull=True).count()
+    return rows, (rows[0].waiting if rows else 0)
 
 
 def distance_m(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -178,8 +263,7 @@ def dashboard_for(user) -> dict:
         "is_reader": has_role(user, *CASE_READERS),
     }
     if data["is_smo"]:
-        data["triage_count"] = triage_count()
-        data["newest_reports"] = list(newest_reports())
+        data["newest_reports"], data["triage_count"] = newest_reports()
         data["my_cases"] = list(
             case_list_rows()
             .filter(assigned_officer=user)
@@ -187,7 +271,10 @@ def dashboard_for(user) -> dict:
             .order_by("-opened_at")[:10]
         )
         data["open_count"] = Case.objects.exclude(status__in=CLOSED_STATUSES).count()
-        data["outbox_counts"] = delivery_counts()
+        outbox = delivery_heads(limit=OUTBOX_ON_DASHBOARD)
+        data["outbox_counts"] = outbox["counts"]
+        data["failed_messages"] = outbox["failed"]
+        data["pending_messages"] = outbox["pending"]
     data["is_clerk"] = has_role(user, Role.CLERK)
     data["is_attorney"] = has_role(user, Role.ATTORNEY)
     data["is_building_inspector"] = has_role(user, Role.BUILDING_INSPECTOR)
@@ -207,14 +294,6 @@ def _work_queues(user, data) -> dict:
 
     out = {}
     if data["is_smo"]:
-        # The counts are already read (delivery_counts); an empty list costs no query.
-        counts = data["outbox_counts"]
-        out["failed_messages"] = (
-            failed_messages(limit=OUTBOX_ON_DASHBOARD) if counts["failed"] else []
-        )
-        out["pending_messages"] = (
-            pending_messages(limit=OUTBOX_ON_DASHBOARD) if counts["pending"] else []
-        )
         out.update(_from_respondents())
     if data["is_clerk"]:
         out["clerk"] = work_queues.clerk_queue(user)
@@ -420,8 +499,25 @@ def case_timeline_page(case: Case, *, show_all: bool = False) -> dict:
     }
 
 
-def case_parties(case: Case) -> QuerySet[CaseParty]:
-    return case.case_parties.select_related("party").order_by("role", "party__name")
+def case_parties(case: Case) -> list[CaseParty]:
+    """The parties named on `case` with their roles; read once on the case page
+    (its parties panel and the respondent's panel, cases.page_reads)."""
+    return page_reads.once(
+        case,
+        "case_parties",
+        lambda: list(
+            case.case_parties.select_related("party").order_by("role", "party__name")
+        ),
+    )
+
+
+def case_recipients_listed(case: Case) -> list[Party]:
+    """parties_of_case by name, from case_parties and the case's responsible
+    party (no query of its own on the case page)."""
+    parties = {cp.party_id: cp.party for cp in case_parties(case)}
+    if case.responsible_party_id and case.responsible_party_id not in parties:
+        parties[case.responsible_party_id] = case.responsible_party
+    return sorted(parties.values(), key=lambda p: (p.name, p.pk))
 
 
 def parties_of_case(case: Case) -> QuerySet[Party]:
@@ -432,8 +528,16 @@ def parties_of_case(case: Case) -> QuerySet[Party]:
     ).distinct()
 
 
-def case_reports(case: Case) -> QuerySet[Report]:
-    """The case's reports with what the evidence include shows (three queries)."""
-    return case.reports.prefetch_related("pollutant_categories", "photos").order_by(
-        "received_at"
-    )
+def case_reports(case: Case) -> QuerySet[Report] | list:
+    """The case's reports with what the evidence include shows (three queries;
+    on the case page only those of the kinds it has)."""
+    from .models import PollutantCategory, ReportPhoto
+
+    if not has_panel_records(case, "reports"):
+        return []
+    return case.reports.prefetch_related(
+        panel_prefetch(
+            case, "report_categories", "pollutant_categories", PollutantCategory
+        ),
+        panel_prefetch(case, "report_photos", "photos", ReportPhoto),
+    ).order_by("received_at")

@@ -8,9 +8,15 @@ class EnforcementConfig(AppConfig):
         # Register the document builders (cases.documents.registry) of notices,
         # appeals, corrective measures, suspensions and terminations.
         # The lists' exports the worker makes in the background (jobs.registry).
-        from cases import exports
+        # The case's appeal guard asks this on the case page (cases.page_reads).
+        from cases import exports, page_reads
+        from cases.selectors import register_panel_records
 
         from . import documents, hearing_documents  # noqa: F401
+        from .selectors import case_appeal_pending, notice_sets, remedy_sets
         from .views import appeals, notices
 
         exports.register(notices.NOTICES_EXPORT, appeals.APPEALS_EXPORT)
+        page_reads.register("enforcement.appeal_pending", case_appeal_pending)
+        register_panel_records(remedy_sets)
+        register_panel_records(notice_sets)

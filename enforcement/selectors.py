@@ -8,13 +8,15 @@ from django.contrib.contenttypes.models import ContentType
 from django.db.models import Count, Prefetch, prefetch_related_objects
 from django.utils import timezone
 
+from cases import page_reads
 from cases.deadlines.engine import RULES
+from cases.deadlines.selectors import case_deadlines
 from cases.deadlines.services import deadlines_for
 from cases.humanize import human_long_date
 from cases.models import CLOSED_WITHOUT_DUTY, Deadline
 from cases.paging import rows_by_ids
 from cases.roles import Role, has_role
-from cases.selectors import present_among
+from cases.selectors import has_panel_records, present_among
 
 from .models import (
     COMPLIANCE_RULES,
@@ -60,44 +62,93 @@ def notice_list():
     )
 
 
+def case_notices(case) -> list[NoticeOfViolation]:
+    """The notices of `case`, newest first, with their recipient, replacements
+    and appeals (with the appellant); read once on the case page (the
+    enforcement panel, the appeal guard, the respondent's panel:
+    cases.page_reads)."""
+    if not has_panel_records(case, "notices"):
+        return []
+    return page_reads.once(
+        case,
+        "enforcement.notices",
+        lambda: list(
+            case.notices.select_related(
+                "recipient", "supersedes", "superseded_by"
+            ).prefetch_related(
+                Prefetch(
+                    "appeals", queryset=Appeal.objects.select_related("appellant")
+                ),
+            )
+        ),
+    )
+
+
+def case_appeal_pending(case) -> bool:
+    """An appeal of a notice of `case` awaits the Board (filed, or its hearing
+    scheduled): NoticeQuerySet.with_pending_appeal over the notices read once."""
+    return any(notice.pending_appeal() is not None for notice in case_notices(case))
+
+
+def _notice_deadlines(case, notice_ids: list[int]) -> list[Deadline]:
+    """The deadlines of these notices of `case` not closed without a duty, latest
+    due first. On the case page, from the case's deadlines it reads anyway: a
+    notice's deadlines belong to its case (cases.clocks opens them so)."""
+    notice_type = ContentType.objects.get_for_model(NoticeOfViolation).pk
+    if not page_reads.is_shared(case):
+        return list(
+            Deadline.objects.filter(content_type=notice_type, object_id__in=notice_ids)
+            .exclude(status__in=CLOSED_WITHOUT_DUTY)
+            .order_by("-due_date", "-id")
+        )
+    wanted = set(notice_ids)
+    return sorted(
+        (
+            d
+            for d in case_deadlines(case)
+            if d.content_type_id == notice_type
+            and d.object_id in wanted
+            and d.status not in CLOSED_WITHOUT_DUTY
+        ),
+        key=lambda d: (d.due_date, d.pk),
+        reverse=True,
+    )
+
+
+def remedy_sets(case) -> dict:
+    """The remedies of `case` by kind (registered with the case page's presence
+    query, cases.selectors.register_panel_records)."""
+    return {
+        slug: model.objects.filter(case=case).order_by("-pk")
+        for slug, model in REMEDY_MODELS.items()
+    }
+
+
+def notice_sets(case) -> dict:
+    """Registered with the case page's presence query
+    (cases.selectors.register_panel_records)."""
+    return {"notices": NoticeOfViolation.objects.filter(case=case)}
+
+
 def case_enforcement(case) -> dict:
     """Everything enforcement on `case`, newest first, with its key dates. A
     constant number of queries: the notices with their requirements, appeals,
     replacements and deadlines (each notice's compliance deadline and the
     conditions of its transitions read them, not the database), and the remedies
     through one EXISTS query plus one per kind the case has."""
-    notices = list(
-        case.notices.select_related(
-            "recipient", "supersedes", "superseded_by"
-        ).prefetch_related(
-            Prefetch("appeals", queryset=Appeal.objects.select_related("appellant")),
-        )
-    )
+    notices = case_notices(case)
     # Only a draft's transitions read its requirements (issue: R-NOV-1).
     drafts = [n for n in notices if n.status == NoticeStatus.DRAFT]
     if drafts:
         prefetch_related_objects(drafts, "requirements")
     if notices:
         by_notice = {n.pk: [] for n in notices}
-        for deadline in (
-            Deadline.objects.filter(
-                content_type=ContentType.objects.get_for_model(NoticeOfViolation),
-                object_id__in=list(by_notice),
-            )
-            .exclude(status__in=CLOSED_WITHOUT_DUTY)
-            .order_by("-due_date", "-id")
-        ):
+        for deadline in _notice_deadlines(case, list(by_notice)):
             by_notice[deadline.object_id].append(deadline)
         for notice in notices:
             notice.unwaived_deadlines = by_notice[notice.pk]
     appeals = [a for n in notices for a in n.appeals.all()]
-    remedies = present_among(
-        case,
-        {
-            slug: model.objects.filter(case=case).order_by("-pk")
-            for slug, model in REMEDY_MODELS.items()
-        },
-    )
+    remedies = present_among(case, remedy_sets(case))
     return {"notices": notices, "appeals": appeals, "remedies": remedies}
 
 

@@ -8,9 +8,13 @@ class InspectionsConfig(AppConfig):
         # Register the document builders of inspection reports and warrant
         # application cover sheets (cases.documents.registry).
         # The lists' exports the worker makes in the background (jobs.registry).
+        # The case page asks in one query which of its panels have records.
         from cases import exports
+        from cases.selectors import register_panel_records
 
         from . import documents  # noqa: F401
+        from .selectors import case_record_sets
         from .views import fieldwork, outfalls
 
         exports.register(fieldwork.INSPECTIONS_EXPORT, outfalls.OUTFALLS_EXPORT)
+        register_panel_records(case_record_sets)

@@ -99,23 +99,24 @@ def approval_list():
 
 def case_records(case):
     """Everything of this app that belongs to `case`, for the case page panel."""
-    return present_among(
-        case,
-        {
-            "inspections": inspection_list()
-            .filter(case=case)
-            .order_by("-scheduled_for"),
-            "spills": spill_list().filter(case=case),
-            "screenings": screening_list().filter(case=case),
-            "samples": Sample.objects.filter(inspection__case=case).select_related(
-                "inspection"
-            ),
-            "warrants": case.warrant_applications.all(),
-            "bmps": case.bmp_requirements.all(),
-            "dye_tests": case.dye_tests.all(),
-            "approvals": case.discharge_approvals.all(),
-        },
-    )
+    return present_among(case, case_record_sets(case))
+
+
+def case_record_sets(case) -> dict:
+    """The record sets of `case` the panel shows (registered with the case page's
+    presence query, cases.selectors.register_panel_records)."""
+    return {
+        "inspections": inspection_list().filter(case=case).order_by("-scheduled_for"),
+        "spills": spill_list().filter(case=case),
+        "screenings": screening_list().filter(case=case),
+        "samples": Sample.objects.filter(inspection__case=case).select_related(
+            "inspection"
+        ),
+        "warrants": case.warrant_applications.all(),
+        "bmps": case.bmp_requirements.all(),
+        "dye_tests": case.dye_tests.all(),
+        "approvals": case.discharge_approvals.all(),
+    }
 
 
 def chronology_of(*subjects):

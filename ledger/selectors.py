@@ -7,8 +7,10 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Q
+from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.utils import timezone
+
+from cases import page_reads
 
 from .models import (
     COST_KINDS,
@@ -31,12 +33,39 @@ def charges_base():
 
 
 def case_charges(case) -> list[Charge]:
-    return list(
-        charges_base()
-        .filter(case=case)
-        .prefetch_related("payments")
-        .order_by("issued_on", "pk")
-    )
+    """The charges of `case` with their payments; read once on the case page
+    (its resolve guard and its ledger panel, cases.page_reads)."""
+    return page_reads.once(case, "ledger.case_charges", lambda: _case_charges(case))
+
+
+def case_charge_sets(case) -> dict:
+    """Registered with the case page's presence query
+    (cases.selectors.register_panel_records)."""
+    return {"charges": Charge.objects.filter(case=case)}
+
+
+def _case_charges(case) -> list[Charge]:
+    from cases.selectors import has_panel_records
+
+    if not has_panel_records(case, "charges"):
+        return []
+    rows = charges_base().filter(case=case).order_by("issued_on", "pk")
+    if not page_reads.is_shared(case):
+        return list(rows.prefetch_related("payments"))
+    # The case page: each fine's notice is the one the page read, with its
+    # appeals (enforcement.selectors.case_notices), not read again.
+    from enforcement.selectors import case_notices
+
+    charges = list(rows.prefetch_related(None).prefetch_related("payments"))
+    notices = {n.pk: n for n in case_notices(case)}
+    others = []
+    for charge in charges:
+        if charge.notice_id in notices:
+            charge.notice = notices[charge.notice_id]
+        elif charge.notice_id is not None:
+            others.append(charge)
+    prefetch_related_objects(others, "notice__appeals")
+    return charges
 
 
 def party_charges(party, cases=None) -> list[Charge]:
@@ -79,10 +108,20 @@ def ledger_search(
 def past_due_charges(today=None) -> list[Charge]:
     """Charges whose due date passed with a balance left, not referred nor
     written off: the SMO's work queue (issue 27)."""
-    qs = charges_base().filter(
-        due_on__lt=today or timezone.localdate(),
-        written_off_at__isnull=True,
-        referred_on__isnull=True,
+    from enforcement.models import Appeal, NoticeOfViolation
+
+    # A fine is not due while its notice's appeal is pending (Charge.is_past_due):
+    # those are left out here, so no appeal of the rest need be read.
+    qs = (
+        charges_base()
+        .filter(
+            due_on__lt=today or timezone.localdate(),
+            written_off_at__isnull=True,
+            referred_on__isnull=True,
+        )
+        .exclude(notice__in=NoticeOfViolation.objects.with_pending_appeal())
+        .prefetch_related(None)
+        .prefetch_related(Prefetch("notice__appeals", queryset=Appeal.objects.none()))
     )
     return [c for c in qs.order_by("due_on", "pk") if c.is_past_due(today)]
 

@@ -7,8 +7,8 @@ Design (issue 7, issue 15):
   calendar; 0 = the due day) and the overdue ones, and for each (deadline, kind,
   recipient) creates the Reminder row. The unique constraint on those three makes
   the row a once-only ticket: a second sweep, or two sweeps at once, find it or
-  hit IntegrityError and move on.
-- In the same transaction the reminder gets its outbox row
+  skip it (rows are inserted together, ON CONFLICT DO NOTHING).
+- In the same transaction each reminder gets its outbox row
   (cases.OutgoingMessage, cases/outbox/services.py), which does the rest: handed
   to the broker on commit, re-queued by the outbox sweep if the broker was down
   or the worker died, retried with backoff, locked and marked sent once, failed
@@ -27,6 +27,8 @@ Design (issue 7, issue 15):
   clerk group), and the discharger at `notify_email` for their own duties
   (before and on the due day; an overdue discharger is the SMO's to pursue, not
   an automatic e-mail's).
+- Queries: a handful per sweep, whatever the number of reminders (issue 28:
+  the rows and their outbox rows are written in bulk, recipients read once).
 - The staff digest: one StaffDigest row per recipient and day (unique), with its
   outbox row, composed when sent (`compose_digest`). The sweep creates the day's
   digests too once STAFF_DIGEST_HOUR has passed, so a digest missed while the
@@ -38,7 +40,8 @@ import logging
 
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
-from django.db import IntegrityError, transaction
+from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -76,51 +79,86 @@ def reminder_kind(
     return DUE_TODAY if step == 0 else f"before-{step}"
 
 
-def _recipients(deadline: Deadline, kind: str, role_users: dict):
-    """(address, user or None) pairs, without duplicates."""
+def _recipients(
+    deadline: Deadline, kind: str, role_users: dict, asked: dict | None = None
+):
+    """(address, user or None) pairs, without duplicates. `asked` maps deadline
+    id -> the address the party asked reminders at (portal_reminder_emails, read
+    once per sweep); without it, it is looked up for this deadline."""
     out = {}
     for user in selectors.staff_recipients(deadline, role_users):
         if user.email:
             out.setdefault(user.email.lower(), user)
-    own_duty = deadline.responsible in (
-        Deadline.Responsible.DISCHARGER,
-        Deadline.Responsible.FACILITY,
-    )
+    own_duty = deadline.responsible in OWN_DUTIES
     if own_duty and deadline.notify_email and kind != OVERDUE:
         out.setdefault(deadline.notify_email.lower(), None)
     if own_duty and kind != OVERDUE:
         # asked for on the respondent's page (issue 18)
-        from ..portal.services import reminder_email_for
-
-        asked = reminder_email_for(deadline)
-        if asked:
-            out.setdefault(asked.lower(), None)
+        if asked is None:
+            asked = portal_reminder_emails([deadline])
+        if asked.get(deadline.pk):
+            out.setdefault(asked[deadline.pk].lower(), None)
     return list(out.items())
+
+
+OWN_DUTIES = (Deadline.Responsible.DISCHARGER, Deadline.Responsible.FACILITY)
+
+
+def portal_reminder_emails(deadlines) -> dict[int, str]:
+    """Deadline id -> the address its party asked reminders at on the
+    respondent's page (issue 18), for those of `deadlines` that are the party's
+    own duty; two queries whatever their number."""
+    from ..portal.services import reminder_emails_for
+
+    return reminder_emails_for([d for d in deadlines if d.responsible in OWN_DUTIES])
 
 
 # --- the outbox rows --------------------------------------------------------------
 
 
-def _queue_reminder(reminder: Reminder, deadline: Deadline):
-    return outbox.message_queue(
-        kind=OutgoingMessage.Kind.REMINDER,
-        source=reminder,
+def _reminder_message(reminder: Reminder, deadline: Deadline) -> outbox.Queued:
+    """The outbox row of a reminder (one home for its wording)."""
+    return outbox.Queued(
+        source_id=reminder.pk,
         recipient=reminder.recipient,
         cause=f"{reminder.kind_label} reminder: {deadline.label} ({deadline.rule_id}),"
         f" due {human_short_date(deadline.due_date)}",
         # The subject is composed again when it is sent (the days left then).
         subject=f"Reminder: {deadline.label}, due {human_short_date(deadline.due_date)}",
+        case_id=deadline.case_id,
+    )
+
+
+def _queue_reminder(reminder: Reminder, deadline: Deadline):
+    row = _reminder_message(reminder, deadline)
+    return outbox.message_queue(
+        kind=OutgoingMessage.Kind.REMINDER,
+        source=reminder,
+        recipient=row.recipient,
+        cause=row.cause,
+        subject=row.subject,
         case=deadline.case if deadline.case_id else None,
     )
 
 
-def _queue_digest(digest: StaffDigest):
-    return outbox.message_queue(
-        kind=OutgoingMessage.Kind.DIGEST,
-        source=digest,
+def _digest_message(digest: StaffDigest) -> outbox.Queued:
+    """The outbox row of a day's digest (one home for its wording)."""
+    return outbox.Queued(
+        source_id=digest.pk,
         recipient=digest.recipient,
         cause=f"Daily deadline digest of {human_short_date(digest.day)}",
         subject=f"Deadlines {human_short_date(digest.day)}",
+    )
+
+
+def _queue_digest(digest: StaffDigest):
+    row = _digest_message(digest)
+    return outbox.message_queue(
+        kind=OutgoingMessage.Kind.DIGEST,
+        source=digest,
+        recipient=row.recipient,
+        cause=row.cause,
+        subject=row.subject,
     )
 
 
@@ -186,31 +224,64 @@ def sweep_reminders(*, today: dt.date | None = None) -> dict:
             )
         )
         role_users = selectors.users_by_role()
+        asked = portal_reminder_emails(candidates)
+        wanted = {}
         for deadline in candidates:
             kind = reminder_kind(deadline, today=today, cal=cal, schedule=schedule)
             if kind is None:
                 continue
-            for address, user in _recipients(deadline, kind, role_users):
-                if (deadline.pk, kind, address) in existing:
-                    continue
-                try:
-                    with transaction.atomic():
-                        reminder = Reminder.objects.create(
-                            deadline=deadline,
-                            kind=kind,
-                            recipient=address,
-                            recipient_user=user,
-                        )
-                        _queue_reminder(reminder, deadline)
-                except IntegrityError:  # a concurrent sweep created it first
-                    continue
-                created += 1
+            for address, user in _recipients(deadline, kind, role_users, asked):
+                key = (deadline.pk, kind, address)
+                if key not in existing:
+                    wanted[key] = Reminder(
+                        deadline=deadline,
+                        kind=kind,
+                        recipient=address,
+                        recipient_user=user,
+                    )
+        created = _create_reminders(wanted)
     digests = 0
     now = timezone.localtime()
     digest_hour = getattr(settings, "STAFF_DIGEST_HOUR", 7)
     if now.hour >= digest_hour and not StaffDigest.objects.filter(day=today).exists():
         digests = len(create_staff_digests(day=today))
     return {"created": created, "digests": digests}
+
+
+def _create_reminders(wanted: dict) -> int:
+    """Write the Reminder rows of `wanted` ((deadline id, kind, address) ->
+    unsaved Reminder) with their outbox rows, in one transaction and a handful of
+    queries whatever their number. Returns how many this call created.
+
+    Once only: the unique constraint on (deadline, kind, recipient) makes a
+    second sweep's insert skip a row (ON CONFLICT DO NOTHING; a sweep running at
+    the same moment waits for the first one's commit, then skips). The rows this
+    call wrote are those of `wanted` without an outbox row yet: another sweep's
+    rows got theirs in its own transaction."""
+    if not wanted:
+        return 0
+    with transaction.atomic():
+        Reminder.objects.bulk_create(wanted.values(), ignore_conflicts=True)
+        has_message = OutgoingMessage.objects.filter(
+            kind=OutgoingMessage.Kind.REMINDER,
+            content_type=ContentType.objects.get_for_model(Reminder),
+            object_id=OuterRef("pk"),
+        )
+        fresh = (
+            Reminder.objects.filter(deadline_id__in={key[0] for key in wanted})
+            .exclude(Exists(has_message))
+            .only("pk", "deadline_id", "kind", "recipient")
+        )
+        rows = []
+        for reminder in fresh:
+            mine = wanted.get((reminder.deadline_id, reminder.kind, reminder.recipient))
+            if mine is not None:
+                mine.pk = reminder.pk
+                rows.append(_reminder_message(mine, mine.deadline))
+        outbox.message_queue_many(
+            kind=OutgoingMessage.Kind.REMINDER, model=Reminder, rows=rows
+        )
+    return len(rows)
 
 
 # --- sending --------------------------------------------------------------------
@@ -310,20 +381,38 @@ def create_staff_digests(*, day: dt.date | None = None) -> list[int]:
             wanted.setdefault(user.email.lower(), user)
     for address in settings.STAFF_DIGEST_RECIPIENTS:
         wanted.setdefault(address.lower(), None)
-    created = []
-    for address, user in wanted.items():
-        try:
-            with transaction.atomic():
-                digest, new = StaffDigest.objects.get_or_create(
-                    recipient=address, day=day, defaults={"user": user}
-                )
-                if new:
-                    _queue_digest(digest)
-        except IntegrityError:
-            continue
-        if new:
-            created.append(digest.pk)
-    return created
+    of_day = StaffDigest.objects.filter(day=day, recipient__in=list(wanted))
+    made = set(of_day.values_list("recipient", flat=True))
+    new = {address: user for address, user in wanted.items() if address not in made}
+    if not new:
+        return []
+    # As the reminders (_create_reminders): inserted together, a concurrent
+    # sweep's rows skipped (the unique recipient and day); this call's rows are
+    # those without an outbox row yet.
+    with transaction.atomic():
+        StaffDigest.objects.bulk_create(
+            [
+                StaffDigest(recipient=address, day=day, user=user)
+                for address, user in new.items()
+            ],
+            ignore_conflicts=True,
+        )
+        has_message = OutgoingMessage.objects.filter(
+            kind=OutgoingMessage.Kind.DIGEST,
+            content_type=ContentType.objects.get_for_model(StaffDigest),
+            object_id=OuterRef("pk"),
+        )
+        fresh = list(
+            of_day.filter(recipient__in=list(new))
+            .exclude(Exists(has_message))
+            .order_by("pk")
+        )
+        outbox.message_queue_many(
+            kind=OutgoingMessage.Kind.DIGEST,
+            model=StaffDigest,
+            rows=[_digest_message(digest) for digest in fresh],
+        )
+    return [digest.pk for digest in fresh]
 
 
 def _digest_lists(digest: StaffDigest) -> dict:

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from .. import page_reads
 from ..models import Deadline, OfficeClosure, Reminder
 from ..roles import Role, has_role
 from . import engine
@@ -138,13 +139,28 @@ def with_reminders(qs: QuerySet) -> QuerySet:
     )
 
 
-def case_deadlines(case) -> QuerySet:
+def case_deadlines(case) -> list[Deadline]:
     """Every deadline of `case`, with the reminders sent about each. Through the
     case's related manager, so each deadline's `case` is `case` itself (no join
     of the cases table, whose many indexes make planning the join cost more than
-    the query)."""
-    return with_reminders(
-        case.deadlines.select_related("assigned_to").order_by("due_date", "id")
+    the query). Read once on the case page (its deadline panel and the notices'
+    key dates, cases.page_reads)."""
+    return page_reads.once(
+        case,
+        "case_deadlines",
+        lambda: list(_with_reminders_of(case)),
+    )
+
+
+def _with_reminders_of(case) -> QuerySet:
+    rows = case.deadlines.select_related("assigned_to").order_by("due_date", "id")
+    from ..selectors import has_panel_records
+
+    if has_panel_records(case, "reminders"):
+        return with_reminders(rows)
+    # the case page found none: an empty prefetch, no query
+    return rows.prefetch_related(
+        Prefetch("reminders", queryset=Reminder.objects.none())
     )
 
 

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 from simple_history.models import HistoricalRecords
 
+from .. import page_reads
 from ..balances import owed_on
 from ..roles import smo_permission
 from ..workflow import guard
@@ -340,6 +341,9 @@ class Case(ConcurrentTransitionMixin, models.Model):
     def no_appeal_pending(self) -> bool:
         """No notice of the case has an appeal awaiting the Board (the
         enforcement app's notices, through their reverse relation)."""
+        shared = page_reads.read(self, "enforcement.appeal_pending")
+        if shared is not None:  # the case page: from the notices it read
+            return not shared
         notices = getattr(self, "notices", None)
         return notices is None or not notices.with_pending_appeal().exists()
 

@@ -1,6 +1,7 @@
 """Reads of the outbox: what the SMO's page and the dashboard show."""
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
 
 from ..models import OutgoingMessage
 
@@ -20,6 +21,27 @@ def failed_messages(limit: int = PAGE_LIMIT) -> list[OutgoingMessage]:
 def pending_messages(limit: int = PAGE_LIMIT) -> list[OutgoingMessage]:
     """Deliveries not made yet (queued, or waiting to retry), oldest first."""
     return list(_rows().filter(status=Status.PENDING)[:limit])
+
+
+def delivery_heads(limit: int) -> dict:
+    """The dashboard's outbox: {"failed": first `limit` failed rows, "pending":
+    first `limit` pending rows, "counts": {"failed": n, "pending": m}}, oldest
+    first, in one query (each status numbered and counted before the limit)."""
+    by_status = {"partition_by": F("status")}
+    rows = (
+        _rows()
+        .filter(status__in=[Status.FAILED, Status.PENDING])
+        .annotate(
+            place=Window(RowNumber(), order_by=["created_at", "id"], **by_status),
+            of_status=Window(Count("pk"), **by_status),
+        )
+        .filter(place__lte=limit)
+    )
+    heads = {"failed": [], "pending": [], "counts": {"failed": 0, "pending": 0}}
+    for row in rows:
+        heads[row.status].append(row)
+        heads["counts"][row.status] = row.of_status
+    return heads
 
 
 def delivery_counts() -> dict:

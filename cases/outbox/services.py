@@ -161,6 +161,89 @@ def message_queue(
     return message
 
 
+@dataclass
+class Queued:
+    """One row of message_queue_many: what message_queue takes, with the source
+    as its id (of the model given to message_queue_many)."""
+
+    source_id: int
+    recipient: str
+    cause: str
+    subject: str
+    body: str = ""
+    case_id: int | None = None
+
+
+def message_queue_many(*, kind: str, model, rows: list[Queued]) -> list[int]:
+    """message_queue for many sources of one model at once (the reminder sweep):
+    the same rows, unique per (kind, source, recipient), written in three
+    queries whatever their number, and handed to the broker together when the
+    transaction commits. Returns the ids of the rows written now (a row already
+    queued is neither written nor handed over again).
+
+    Who: services creating many messages in their own transaction (raises
+    RuntimeError outside one)."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError(
+            "message_queue_many must run inside the change's transaction"
+        )
+    if not rows:
+        return []
+    content_type = ContentType.objects.get_for_model(model)
+    of_these = OutgoingMessage.objects.filter(
+        kind=kind,
+        content_type=content_type,
+        object_id__in={row.source_id for row in rows},
+    )
+    already = set(of_these.values_list("object_id", "recipient"))
+    new = {
+        (row.source_id, row.recipient): row
+        for row in rows
+        if (row.source_id, row.recipient) not in already
+    }
+    # ignore_conflicts: a row another transaction wrote meanwhile stays the one
+    # row (the unique constraint); it is handed over again below, which sends
+    # nothing twice (message_deliver sends only a pending row, under its lock).
+    OutgoingMessage.objects.bulk_create(
+        [
+            OutgoingMessage(
+                kind=kind,
+                content_type=content_type,
+                object_id=row.source_id,
+                recipient=row.recipient,
+                subject=row.subject[:250],
+                body=row.body,
+                cause=row.cause[:200],
+                case_id=row.case_id,
+            )
+            for row in new.values()
+        ],
+        ignore_conflicts=True,
+    )
+    ids = [
+        pk
+        for pk, source_id, recipient in of_these.values_list(
+            "pk", "object_id", "recipient"
+        )
+        if (source_id, recipient) in new
+    ]
+    if ids:
+        transaction.on_commit(partial(message_enqueue_many, ids))
+    return ids
+
+
+def message_enqueue_many(message_ids: list[int]) -> int:
+    """message_enqueue each row in turn; at the first broker error the rest wait
+    for the outbox sweep (one warning, not one per row). Returns how many were
+    handed over."""
+    handed = 0
+    for pk in message_ids:
+        if not message_enqueue(pk):
+            break
+        handed += 1
+    return handed
+
+
 def message_enqueue(message_id: int) -> bool:
     """Hand the delivery task to the broker. Never raises: with the broker down
     the row waits for the sweep (a web request must not fail over an e-mail)."""

@@ -207,9 +207,9 @@ class PartyAccessRow:
 def staff_panel(case) -> list[PartyAccessRow]:
     """Per party of the case: the live code (issued / used) and earlier ones
     (revoked), for the case page."""
-    from enforcement.models import Appeal
-    from enforcement.services.notices import case_recipients
+    from enforcement.selectors import case_notices
 
+    from ..selectors import case_recipients_listed, has_panel_records
     from .models import (
         ContactChangeRequest,
         ContactChangeStatus,
@@ -217,27 +217,42 @@ def staff_panel(case) -> list[PartyAccessRow]:
         PortalAccess,
     )
 
-    accesses = list(
-        PortalAccess.objects.filter(case=case).select_related("party", "issued_by")
-    )
-    pending = list(
-        ContactChangeRequest.objects.filter(
-            access__case=case, status=ContactChangeStatus.PENDING
-        ).select_related("access")
-    )
-    sent = sorted(
-        CorrectionSubmission.objects.filter(access__case=case)
-        .select_related("access", "notice", "decided_by")
-        .prefetch_related("files"),
-        key=lambda c: (not c.is_pending, c.submitted_at),
-    )
-    online = list(
-        Appeal.objects.filter(notice__case=case, filed_online=True).order_by(
-            "received_at", "id"
+    # Only the kinds of record the case has (its page asked in one query).
+    accesses, pending, sent = [], [], []
+    if has_panel_records(case, "portal_accesses"):
+        accesses = list(
+            PortalAccess.objects.filter(case=case).select_related("party", "issued_by")
         )
+    if accesses and has_panel_records(case, "contact_requests"):
+        pending = list(
+            ContactChangeRequest.objects.filter(
+                access__case=case, status=ContactChangeStatus.PENDING
+            ).select_related("access")
+        )
+    if accesses and has_panel_records(case, "corrections"):
+        sent = sorted(
+            CorrectionSubmission.objects.filter(access__case=case)
+            .select_related("access", "notice", "decided_by")
+            .prefetch_related("files"),
+            key=lambda c: (not c.is_pending, c.submitted_at),
+        )
+    # the notices and parties the case page reads anyway (cases.page_reads)
+    online = sorted(
+        (
+            appeal
+            for notice in case_notices(case)
+            for appeal in notice.appeals.all()
+            if appeal.filed_online
+        ),
+        # as the database orders them: by time received, any without one last
+        key=lambda a: (
+            a.received_at is None,
+            a.received_at.timestamp() if a.received_at else 0,
+            a.pk,
+        ),
     )
     rows = []
-    for party in case_recipients(case):
+    for party in case_recipients_listed(case):
         mine = [a for a in accesses if a.party_id == party.pk]
         rows.append(
             PartyAccessRow(

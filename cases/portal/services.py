@@ -289,30 +289,48 @@ def reminders_set(*, access, address: str, email: str) -> PortalAccess:
 def reminder_email_for(deadline) -> str:
     """The e-mail the party asked reminders at, for a deadline of their own on a
     notice addressed to them ("" when none)."""
+    return reminder_emails_for([deadline]).get(deadline.pk, "")
+
+
+def reminder_emails_for(deadlines) -> dict[int, str]:
+    """reminder_email_for of many deadlines at once (the reminder sweep): deadline
+    id -> the address asked for, only for those that have one. Two queries,
+    whatever the number of deadlines."""
     from django.contrib.contenttypes.models import ContentType
 
-    if deadline.content_type_id is None or not deadline.case_id:
-        return ""
     from enforcement.models import NoticeOfViolation
 
-    if (
-        deadline.content_type_id
-        != ContentType.objects.get_for_model(NoticeOfViolation).pk
-    ):
-        return ""
-    party_id = (
-        NoticeOfViolation.objects.filter(pk=deadline.object_id)
-        .values_list("recipient_id", flat=True)
-        .first()
+    notice_type = ContentType.objects.get_for_model(NoticeOfViolation).pk
+    on_notices = [
+        d for d in deadlines if d.case_id and d.content_type_id == notice_type
+    ]
+    if not on_notices:
+        return {}
+    party_of = dict(
+        NoticeOfViolation.objects.filter(
+            pk__in={d.object_id for d in on_notices}
+        ).values_list("pk", "recipient_id")
     )
-    if party_id is None:
-        return ""
-    return (
+    wanted = {
+        (d.case_id, party_of[d.object_id])
+        for d in on_notices
+        if party_of.get(d.object_id) is not None
+    }
+    if not wanted:
+        return {}
+    live = (
         PortalAccess.objects.filter(
-            case_id=deadline.case_id, party_id=party_id, revoked_at__isnull=True
+            case_id__in={case_id for case_id, _ in wanted},
+            party_id__in={party_id for _, party_id in wanted},
+            revoked_at__isnull=True,
         )
         .exclude(reminder_email="")
-        .values_list("reminder_email", flat=True)
-        .first()
-        or ""
+        .values_list("case_id", "party_id", "reminder_email")
     )
+    asked = {(case_id, party_id): email for case_id, party_id, email in live}
+    out = {}
+    for d in on_notices:
+        email = asked.get((d.case_id, party_of.get(d.object_id)))
+        if email:
+            out[d.pk] = email
+    return out

@@ -5,6 +5,7 @@ from django import template
 from ..documents.selectors import documents_for_case
 from ..panels import render_panel
 from ..roles import CASE_READERS, has_role
+from ..selectors import has_panel_records
 
 register = template.Library()
 
@@ -21,5 +22,9 @@ def case_documents_panel(context, case):
     return render_panel(
         context,
         "documents/staff/case_panel.html",
-        {"documents": list(documents_for_case(case))},
+        {
+            "documents": list(documents_for_case(case))
+            if has_panel_records(case, "documents")
+            else []
+        },
     )

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from .. import exports, selectors, services
+from .. import exports, page_reads, selectors, services
 from ..confirmations import confirm_text, is_binding
 from ..forms import (
     TRANSITION_FORMS,
@@ -151,7 +151,8 @@ def case_detail(request, number):
         if not has_role(request.user, *CASE_WRITERS):
             raise PermissionDenied("Your role can read cases but not change them.")
         return HttpResponseNotAllowed(["GET"])
-    case = _case_or_404(number)
+    # A read-only page: its panels and guards share their reads of the case.
+    case = page_reads.share(_case_or_404(number))
     can_write = has_role(request.user, *CASE_WRITERS)
     chronology = selectors.case_timeline_page(
         case, show_all=request.GET.get("chronology") == "all"
@@ -168,7 +169,7 @@ def case_detail(request, number):
             "parties": selectors.case_parties(case),
             "portal_rows": portal_selectors.staff_panel(case),
             "reports": selectors.case_reports(case),
-            "attachments": case.attachments.select_related("uploaded_by"),
+            "attachments": selectors.case_attachments(case),
             "notes_form": NoteForm() if can_write else None,
             "outcome_form": (
                 ReferralOutcomeForm(initial={"expected_version": case.version})

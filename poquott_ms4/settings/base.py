@@ -116,6 +116,13 @@ else:
         }
     }
 
+# The signed-in user is read with their roles in one query (cases/role_backend.py).
+# ModelBackend stays second so that sessions signed in before keep working.
+AUTHENTICATION_BACKENDS = [
+    "cases.role_backend.RoleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
 AUTH_PASSWORD_VALIDATORS = [
     {
         "NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"

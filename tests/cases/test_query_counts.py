@@ -1,5 +1,8 @@
 """The dashboard and the case list cost the same number of queries for 5 cases as
-for 500 (no query per row)."""
+for 500 (no query per row), and at most 15 (issue 28)."""
+
+import datetime as dt
+from decimal import Decimal
 
 import pytest
 from django.db import connection
@@ -7,7 +10,18 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from cases import services
-from cases.models import Case, CaseEvent, CaseKind, CaseSource, Report
+from cases.models import (
+    Case,
+    CaseEvent,
+    CaseKind,
+    CaseParty,
+    CaseSource,
+    CaseStatus,
+    Party,
+    Report,
+)
+from enforcement.models import RequirementKind
+from enforcement.services import notices as notice_services
 
 pytestmark = pytest.mark.django_db
 
@@ -68,3 +82,69 @@ def test_dashboard_and_list_stay_under_a_fixed_budget(
         smo_client.get(reverse("cases:dashboard"))
     with django_assert_max_num_queries(15):
         smo_client.get(reverse("cases:list") + "?q=Bulk&status=open")
+
+
+def _busy(smo_user, n):
+    """n of each thing the SMO's home lists: reports waiting with a photo, an
+    open case of theirs, failed and pending e-mails, a deadline due this week,
+    one overdue, a fine past due."""
+    from cases.deadlines.selectors import today
+    from tests.deadlines.conftest import deadline_on
+    from tests.enforcement.conftest import draft
+    from tests.outbox.factories import OutgoingMessageFactory
+
+    from .test_evidence_in_view import _report
+
+    for i in range(n):
+        _report()
+        case = services.case_open(
+            actor=smo_user, source="phone", summary="Busy", assigned_officer=smo_user
+        )
+        OutgoingMessageFactory(failed=True)
+        OutgoingMessageFactory()
+        deadline_on(today(), case=case, purpose=f"due{i}")
+        deadline_on(today() - dt.timedelta(days=40), case=case, purpose=f"late{i}")
+        confirmed = _confirmed(case)
+        notice_services.notice_issue(
+            notice=draft(
+                confirmed,
+                smo_user,
+                requirements=[(RequirementKind.FINE, "Pay the fine.")],
+                remediation_days=None,
+                proposed_fine=Decimal("250.00"),
+            ),
+            actor=smo_user,
+            issued_on=dt.date(2026, 3, 3),
+        )
+
+
+def _confirmed(case):
+    owner = Party.objects.create(name="Pat Owner", mailing_address="12 Shore Road")
+    CaseParty.objects.create(case=case, party=owner, role=CaseParty.Role.OWNER)
+    from .factories import PremisesFactory
+
+    Case.objects.filter(pk=case.pk).update(
+        premises=PremisesFactory(),
+        responsible_party=owner,
+        status=CaseStatus.VIOLATION_CONFIRMED,
+        violation_confirmed_on=dt.date(2026, 3, 2),
+        violation_finding="Pool water pumped to the catch basin.",
+    )
+    return Case.objects.get(pk=case.pk)
+
+
+def test_a_busy_dashboard_reads_15_queries_whatever_it_lists(
+    smo_client, smo_user, django_assert_max_num_queries
+):
+    url = reverse("cases:dashboard")
+    _busy(smo_user, 1)
+    one = _count(smo_client, url)
+    _busy(smo_user, 3)
+    with django_assert_max_num_queries(15):
+        page = smo_client.get(url).content.decode()
+    assert _count(smo_client, url) == one
+    waiting = Report.objects.filter(case__isnull=True).count()
+    assert f'data-testid="triage-count">{waiting}<' in page
+    assert page.count('data-testid="dashboard-report"') == 5  # the newest five
+    assert page.count("Refer to the Justice Court: NOV-") == 4  # each fine past due
+    assert 'data-testid="outbox-dashboard-failed">4 failed' in page
