@@ -62,11 +62,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     "not a date shown to anyone",
     (
         "cases/open311/views.py",
-        "received_since=timezone.now() - timezone.timedelta(days=DEFAULT_WINDOW_DAYS),",
-    ): "the same GeoReport v2 window for requests by id (privacy: old ids are not "
-    "found), not a date shown to anyone",
-    (
-        "cases/open311/views.py",
         "if start and end and end - start > timezone.timedelta(days=MAX_WINDOW_DAYS):",
     ): "the GeoReport v2 limit on a query's span (90 days), a bound on what one "
     "request may ask for, not a date shown to anyone",

@@ -47,7 +47,10 @@ def test_smo_downloads_the_filtered_case_list(browser_page, smo_user):
     assert xlsx_download.value.suggested_filename.endswith(".xlsx")
     saved = Path(xlsx_download.value.path()).read_bytes()
     sheet = openpyxl.load_workbook(io.BytesIO(saved)).worksheets[0]
-    values = [[c.value for c in row] for row in sheet.iter_rows()]
+    cells = list(sheet.iter_rows())
+    values = [[c.value for c in row] for row in cells]
     assert [row[0] for row in values[1:]] == [hostile.number]
-    assert values[1][2] == '\'=HYPERLINK("http://evil")'
+    # as typed, in a text cell: shown, never run (issue 29)
+    assert values[1][2] == '=HYPERLINK("http://evil")'
+    assert cells[1][2].data_type == "s"
     assert other.number not in {row[0] for row in values}
