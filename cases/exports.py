@@ -37,7 +37,6 @@ from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import QuerySet
 from django.http import FileResponse, QueryDict, StreamingHttpResponse
 from django.shortcuts import redirect
@@ -47,7 +46,7 @@ from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
 from jobs import registry as job_registry
-from jobs import services as job_services
+from jobs.views import queue_and_show
 
 from .roles import has_role
 
@@ -306,18 +305,14 @@ def export_list(request, spec: ListExport, fmt: str):
             rows=rows,
             fmt=fmt,
         )
-    with transaction.atomic():
-        job = job_services.job_queue(
-            owner=request.user,
-            kind=_job_kind(spec),
-            title=f"{spec.title} ({fmt.upper()}, {total:,} rows)",
-            fmt=fmt,
-            query=_list_query(request),
-            base_url=request.build_absolute_uri("/").rstrip("/"),
-            again_url=request.get_full_path(),
-            rows_total=total,
-        )
-    return redirect("jobs:detail", pk=job.pk)
+    return queue_and_show(
+        request,
+        kind=_job_kind(spec),
+        title=f"{spec.title} ({fmt.upper()}, {total:,} rows)",
+        fmt=fmt,
+        query=_list_query(request),
+        rows=total,
+    )
 
 
 def _reporting(rows: Iterable, total: int, progress) -> Iterator:
@@ -331,15 +326,18 @@ def _reporting(rows: Iterable, total: int, progress) -> Iterator:
     progress(done, max(total, done))
 
 
+def _may_read(spec: ListExport, user, job=None) -> bool:
+    return user.is_active and has_role(user, *spec.roles)
+
+
 def run_export_job(spec: ListExport, job, out, progress) -> str:
     """The worker's side of a background export: the same rows as the list
     shows its owner now, written into `out`; returns the file's name."""
-    user = job.owner
-    if not user.is_active or not has_role(user, *spec.roles):
+    if not _may_read(spec, job.owner):
         raise job_registry.JobRefused(
             "Your role no longer gives access to this list, so the file was not made."
         )
-    rows = spec.rows(Asked(user, job.query))
+    rows = spec.rows(Asked(job.owner, job.query))
     if rows is None:
         raise job_registry.JobRefused(
             "The list's filter is not valid any more: open the list, correct the "
@@ -366,7 +364,9 @@ def register(*specs: ListExport) -> None:
     for spec in specs:
         job_registry.register(
             job_registry.Work(
-                name=_job_kind(spec), run=functools.partial(run_export_job, spec)
+                name=_job_kind(spec),
+                run=functools.partial(run_export_job, spec),
+                may_read=functools.partial(_may_read, spec),
             )
         )
 

@@ -17,6 +17,12 @@ class EnforcementConfig(AppConfig):
         from .views import appeals, notices
 
         exports.register(notices.NOTICES_EXPORT, appeals.APPEALS_EXPORT)
+        # The Board's hearing packet, bound by the worker (jobs.registry).
+        from jobs.registry import register
+
+        from .packet import HEARING_PACKET_WORK
+
+        register(HEARING_PACKET_WORK)
         page_reads.register("enforcement.appeal_pending", case_appeal_pending)
         register_panel_records(remedy_sets)
         register_panel_records(notice_sets)

@@ -10,51 +10,23 @@ from __future__ import annotations
 
 import base64
 import io
-import logging
-from dataclasses import dataclass
 
-from django.conf import settings
-from django.template.loader import render_to_string
-from pypdf import PdfReader, PdfWriter
+from pypdf import PdfReader
 from pypdf.errors import PdfReadError
 
 from cases.deadlines.services import office_calendar
 from cases.documents.contracts import DocumentKind
-from cases.documents.render import render_pdf
+from cases.documents.packets import (
+    Part,
+    bind,
+    packet_work,
+    page_part,
+    stored_pdf,
+)
 from cases.documents.selectors import latest_document
 from cases.models import Deadline, IssuedDocument
 
-logger = logging.getLogger(__name__)
-
-
-@dataclass
-class Part:
-    title: str
-    pdf: bytes
-
-    @property
-    def pages(self) -> int:
-        return len(PdfReader(io.BytesIO(self.pdf)).pages)
-
-
-def _page(title: str, template: str, context: dict) -> Part:
-    html = render_to_string(
-        template,
-        {
-            "title": title,
-            "village": settings.VILLAGE,
-            "print_css": "/" + settings.STATIC_URL.strip("/") + "/css/print.css",
-            **context,
-        },
-    )
-    return Part(title, render_pdf(html, pdf_variant=None))
-
-
-def _stored_pdf(document: IssuedDocument | None) -> bytes | None:
-    if document is None or not document.is_issued or not document.pdf:
-        return None
-    with document.pdf.open("rb") as handle:
-        return handle.read()
+from .views.common import APPEAL_RECORDERS
 
 
 def _data_uri(field, content_type="image/jpeg") -> str:
@@ -62,7 +34,7 @@ def _data_uri(field, content_type="image/jpeg") -> str:
         return f"data:{content_type};base64," + base64.b64encode(handle.read()).decode()
 
 
-def _photos_and_samples(case):
+def photos_and_samples(case):
     from cases.models import ReportPhoto
     from inspections.models import Inspection
 
@@ -95,11 +67,11 @@ def packet_parts(appeal) -> list[Part]:
     notice = appeal.notice
     case = notice.case
     parts = []
-    nov = _stored_pdf(latest_document(notice, DocumentKind.NOTICE_OF_VIOLATION))
+    nov = stored_pdf(latest_document(notice, DocumentKind.NOTICE_OF_VIOLATION))
     if nov:
         parts.append(Part(f"Notice of violation NOV-{notice.pk}", nov))
     parts.append(
-        _page(
+        page_part(
             f"Appeal {appeal.pk}",
             "documents/packet_appeal.html",
             {"appeal": appeal, "case": case, "attachments": appeal.documents.all()},
@@ -113,7 +85,7 @@ def packet_parts(appeal) -> list[Part]:
         except (PdfReadError, ValueError, OSError):
             continue  # not a PDF: listed on the appeal's page, not merged
         parts.append(Part(f"Attachment: {attachment.original_name}", data))
-    hearing = _stored_pdf(appeal.hearing_notice())
+    hearing = stored_pdf(appeal.hearing_notice())
     if hearing:
         parts.append(Part("Notice of hearing", hearing))
     reports = IssuedDocument.objects.filter(
@@ -124,19 +96,19 @@ def packet_parts(appeal) -> list[Part]:
     ).order_by("created_at", "id")
     for report in reports:
         parts.append(
-            Part(f"Inspection report {report.document_number}", _stored_pdf(report))
+            Part(f"Inspection report {report.document_number}", stored_pdf(report))
         )
-    photos, samples = _photos_and_samples(case)
+    photos, samples = photos_and_samples(case)
     if photos or samples:
         parts.append(
-            _page(
+            page_part(
                 "Photos and sample results",
                 "documents/packet_evidence.html",
                 {"case": case, "photos": photos, "samples": samples},
             )
         )
     parts.append(
-        _page(
+        page_part(
             "Chronology and deadlines",
             "documents/packet_chronology.html",
             {
@@ -166,38 +138,37 @@ def _deadlines_in_words(case) -> list[dict]:
     ]
 
 
-def _footers(case_number: str, total: int) -> PdfReader:
-    html = render_to_string(
-        "documents/packet_footer.html",
-        {"case_number": case_number, "numbers": range(1, total + 1), "total": total},
+def hearing_packet(appeal, progress=None) -> tuple[bytes, list[tuple[str, int, int]]]:
+    """(the packet's PDF, [(part title, first page, pages)]); `progress(done,
+    total)` is told as each part is bound (the background job's bar)."""
+    case_number = appeal.notice.case.number
+    return bind(
+        packet_parts(appeal),
+        packet_name="Hearing packet",
+        case_number=case_number,
+        title=f"Hearing packet, appeal {appeal.pk}, case {case_number}",
+        progress=progress,
     )
-    return PdfReader(io.BytesIO(render_pdf(html, pdf_variant=None)))
 
 
-def hearing_packet(appeal) -> tuple[bytes, list[tuple[str, int, int]]]:
-    """(the packet's PDF, [(part title, first page, pages)])."""
-    parts = packet_parts(appeal)
-    writer = PdfWriter()
-    index = []
-    for part in parts:
-        first = len(writer.pages)
-        reader = PdfReader(io.BytesIO(part.pdf))
-        for page in reader.pages:
-            writer.add_page(page)
-        index.append((part.title, first, len(reader.pages)))
-    total = len(writer.pages)
-    footers = _footers(appeal.notice.case.number, total)
-    for number, page in enumerate(writer.pages):
-        page.merge_page(footers.pages[number])
-    for title, first, _ in index:
-        writer.add_outline_item(title=title, page_number=first)
-    writer.add_metadata(
-        {
-            "/Title": f"Hearing packet, appeal {appeal.pk}, case "
-            f"{appeal.notice.case.number}",
-            "/Author": settings.VILLAGE["name"],
-        }
-    )
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue(), index
+def _scheduled_appeal(pk: int):
+    from .models import Appeal
+
+    appeal = Appeal.objects.select_related("notice__case", "appellant").filter(pk=pk)
+    appeal = appeal.first()
+    return appeal if appeal is not None and appeal.may_have_a_packet() else None
+
+
+def _made(appeal, progress) -> tuple[bytes, str]:
+    pdf, _ = hearing_packet(appeal, progress)
+    return pdf, f"{appeal.notice.case.number}-appeal-{appeal.pk}-packet.pdf"
+
+
+# The packet is bound by the worker (jobs: registered in EnforcementConfig.ready).
+HEARING_PACKET_WORK = packet_work(
+    "packet:hearing",
+    roles=APPEAL_RECORDERS,
+    load=_scheduled_appeal,
+    make=_made,
+    gone="The appeal has no hearing scheduled any more, so no packet was made.",
+)

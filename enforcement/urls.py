@@ -37,7 +37,7 @@ urlpatterns = [
         name="hearings_ical",
     ),
     path("appeals/<int:pk>/", appeals.appeal_detail, name="appeal_detail"),
-    path("appeals/<int:pk>/packet.pdf", appeals.appeal_packet, name="appeal_packet"),
+    path("appeals/<int:pk>/packet/", appeals.appeal_packet, name="appeal_packet"),
     path(
         "appeals/<int:pk>/hearing-notice-status.json",
         appeals.hearing_notice_status,

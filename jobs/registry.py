@@ -22,13 +22,23 @@ class JobRefused(Exception):
 Progress = Callable[[int, int], None]
 
 
+def _anyone(user, job) -> bool:
+    return True
+
+
 @dataclass(frozen=True)
 class Work:
     """One kind of job: `run(job, out, progress)` writes the job's file into the
-    binary file `out` and returns the download's file name."""
+    binary file `out` and returns the download's file name. `may_read(user,
+    job)` is asked again when the owner downloads the file (a role taken away
+    since the job was queued keeps them from it). Progress counts `unit` (plural
+    words: "rows", "parts"), which are `done` ("written", "bound") as it goes."""
 
     name: str
     run: Callable[[Any, BinaryIO, Progress], str]
+    may_read: Callable[[Any, Any], bool] = _anyone
+    unit: str = "rows"
+    done: str = "written"
 
 
 _WORKS: dict[str, Work] = {}

@@ -6,12 +6,13 @@ import mimetypes
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import FileResponse, Http404, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from . import services
+from . import registry, services
 from .models import Job
 
 
@@ -20,6 +21,30 @@ def _own_job(request, pk: int) -> Job:
     if job.owner_id != request.user.pk:
         raise PermissionDenied("This file was asked for by another staff member.")
     return job
+
+
+def _unit(job: Job) -> tuple[str, str]:
+    work = registry.work_for(job.kind)
+    return (work.unit, work.done) if work else ("rows", "written")
+
+
+def queue_and_show(
+    request, *, kind: str, title: str, query: str = "", fmt: str = "", rows: int = 0
+):
+    """Queue a job of `kind` for the staff member (in this request's
+    transaction, handed to the worker on commit) and send them to its page."""
+    with transaction.atomic():
+        job = services.job_queue(
+            owner=request.user,
+            kind=kind,
+            title=title,
+            fmt=fmt,
+            query=query,
+            base_url=request.build_absolute_uri("/").rstrip("/"),
+            again_url=request.get_full_path(),
+            rows_total=rows,
+        )
+    return redirect("jobs:detail", pk=job.pk)
 
 
 def status_of(job: Job) -> dict:
@@ -40,10 +65,13 @@ def status_of(job: Job) -> dict:
 def progress_text(job: Job) -> str:
     if job.state == Job.State.QUEUED:
         return "Waiting for the worker to start."
+    unit, done = _unit(job)
     if job.state == Job.State.RUNNING:
-        return f"{job.rows_done:,} of {job.rows_total:,} rows written ({job.percent}%)."
+        return (
+            f"{job.rows_done:,} of {job.rows_total:,} {unit} {done} ({job.percent}%)."
+        )
     if job.state == Job.State.DONE:
-        return f"Ready: {job.rows_total:,} rows."
+        return f"Ready: {job.rows_total:,} {unit}."
     return job.error or services.FAILED_IN_GENERAL
 
 
@@ -72,6 +100,9 @@ def job_download(request, pk):
     job = _own_job(request, pk)
     if job.state != Job.State.DONE or not job.file:
         raise Http404("This file is not ready, or it was deleted after a day.")
+    work = registry.work_for(job.kind)
+    if work is None or not work.may_read(request.user, job):
+        raise PermissionDenied("Your role no longer gives access to this file.")
     try:
         handle = job.file.open("rb")
     except FileNotFoundError as exc:

@@ -19,3 +19,9 @@ class LedgerConfig(AppConfig):
         from . import views
 
         exports.register(views.LEDGER_EXPORT, views.PAYMENTS_EXPORT)
+        # The Justice Court packet, bound by the worker (jobs.registry).
+        from jobs.registry import register
+
+        from .packet import COURT_PACKET_WORK
+
+        register(COURT_PACKET_WORK)

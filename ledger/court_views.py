@@ -2,10 +2,10 @@
 referral with its court packet and the court's disposition."""
 
 from django.contrib import messages
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from cases.documents.packets import packet_job
 from cases.humanize import money
 from cases.roles import CASE_READERS, Role, has_role, role_required
 from cases.views.actions import attempt, confirmed_form_class
@@ -106,13 +106,17 @@ def referral_disposition(request, pk):
 @role_required(*CASE_READERS)
 @require_http_methods(["GET"])
 def referral_packet(request, pk):
-    """The Justice Court packet: one PDF with bookmarks."""
-    from .packet import court_packet
+    """The Justice Court packet: one PDF with bookmarks, bound by the worker;
+    the staff member watches its progress, then downloads it."""
+    from .packet import COURT_PACKET_WORK
 
-    referral = get_object_or_404(CourtReferral, pk=pk)
-    pdf, _ = court_packet(referral)
-    response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = (
-        f'inline; filename="{referral.case.number}-court-{referral.pk}-packet.pdf"'
+    referral = get_object_or_404(
+        CourtReferral.objects.select_related("case", "charge"), pk=pk
     )
-    return response
+    return packet_job(
+        request,
+        COURT_PACKET_WORK,
+        pk=referral.pk,
+        title=f"Justice Court packet, {referral.charge.reference}, case "
+        f"{referral.case.number}",
+    )

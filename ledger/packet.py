@@ -5,17 +5,18 @@ results, the chronology and deadlines, the ledger of the case and the weeks of
 continued violation as the clocks count them (R-PEN-4). Built on request from
 what is stored; nothing here changes a record, nothing is filed electronically."""
 
-import io
-
-from django.conf import settings
-from django.template.loader import render_to_string
-from pypdf import PdfReader, PdfWriter
-
 from cases.documents.contracts import DocumentKind
-from cases.documents.render import render_pdf
+from cases.documents.packets import (
+    Part,
+    bind,
+    packet_work,
+    page_part,
+    stored_pdf,
+)
 from cases.documents.selectors import latest_document
 from cases.models import Deadline
-from enforcement.packet import Part, _page, _photos_and_samples, _stored_pdf
+from cases.roles import CASE_READERS
+from enforcement.packet import photos_and_samples
 from enforcement.selectors import continued_violation_for
 
 from .selectors import case_charges
@@ -27,11 +28,11 @@ def packet_parts(referral) -> list[Part]:
     notice = charge.notice
     parts = []
     if notice is not None:
-        nov = _stored_pdf(latest_document(notice, DocumentKind.NOTICE_OF_VIOLATION))
+        nov = stored_pdf(latest_document(notice, DocumentKind.NOTICE_OF_VIOLATION))
         if nov:
             parts.append(Part(f"Notice of violation NOV-{notice.pk}", nov))
     parts.append(
-        _page(
+        page_part(
             "Referral to the Justice Court",
             "ledger/packet_referral.html",
             {
@@ -48,17 +49,17 @@ def packet_parts(referral) -> list[Part]:
             },
         )
     )
-    photos, samples = _photos_and_samples(case)
+    photos, samples = photos_and_samples(case)
     if photos or samples:
         parts.append(
-            _page(
+            page_part(
                 "Photos and sample results",
                 "documents/packet_evidence.html",
                 {"case": case, "photos": photos, "samples": samples},
             )
         )
     parts.append(
-        _page(
+        page_part(
             "Chronology and deadlines",
             "documents/packet_chronology.html",
             {
@@ -73,41 +74,35 @@ def packet_parts(referral) -> list[Part]:
     return parts
 
 
-def _footers(case_number: str, total: int) -> PdfReader:
-    html = render_to_string(
-        "documents/packet_footer.html",
-        {
-            "packet_name": "Justice Court packet",
-            "case_number": case_number,
-            "numbers": range(1, total + 1),
-            "total": total,
-        },
+def court_packet(referral, progress=None) -> tuple[bytes, list[tuple[str, int, int]]]:
+    """(the packet's PDF, [(part title, first page, pages)]); `progress(done,
+    total)` is told as each part is bound (the background job's bar)."""
+    case_number = referral.case.number
+    return bind(
+        packet_parts(referral),
+        packet_name="Justice Court packet",
+        case_number=case_number,
+        title=f"Justice Court packet, {referral.charge.reference}, case {case_number}",
+        progress=progress,
     )
-    return PdfReader(io.BytesIO(render_pdf(html, pdf_variant=None)))
 
 
-def court_packet(referral) -> tuple[bytes, list[tuple[str, int, int]]]:
-    """(the packet's PDF, [(part title, first page, pages)])."""
-    writer = PdfWriter()
-    index = []
-    for part in packet_parts(referral):
-        first = len(writer.pages)
-        reader = PdfReader(io.BytesIO(part.pdf))
-        for page in reader.pages:
-            writer.add_page(page)
-        index.append((part.title, first, len(reader.pages)))
-    footers = _footers(referral.case.number, len(writer.pages))
-    for number, page in enumerate(writer.pages):
-        page.merge_page(footers.pages[number])
-    for title, first, _ in index:
-        writer.add_outline_item(title=title, page_number=first)
-    writer.add_metadata(
-        {
-            "/Title": f"Justice Court packet, {referral.charge.reference}, case "
-            f"{referral.case.number}",
-            "/Author": settings.VILLAGE["name"],
-        }
-    )
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue(), index
+def _referral(pk: int):
+    from .models import CourtReferral
+
+    return CourtReferral.objects.select_related("case", "charge").filter(pk=pk).first()
+
+
+def _made(referral, progress) -> tuple[bytes, str]:
+    pdf, _ = court_packet(referral, progress)
+    return pdf, f"{referral.case.number}-court-{referral.pk}-packet.pdf"
+
+
+# The packet is bound by the worker (jobs: registered in LedgerConfig.ready).
+COURT_PACKET_WORK = packet_work(
+    "packet:court",
+    roles=CASE_READERS,
+    load=_referral,
+    make=_made,
+    gone="The referral is no longer on file, so no packet was made.",
+)

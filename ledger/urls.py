@@ -24,7 +24,7 @@ urlpatterns = [
         court_views.referral_disposition,
         name="referral_disposition",
     ),
-    path("court/<int:pk>/packet.pdf", court_views.referral_packet, name="packet"),
+    path("court/<int:pk>/packet/", court_views.referral_packet, name="packet"),
     path("treasurer/", views.treasurer_report, name="treasurer"),
     *export_paths("treasurer/payments", views.payments_export, "payments"),
 ]

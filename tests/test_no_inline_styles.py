@@ -20,7 +20,7 @@ from cases.documents import services as document_services
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 
-# Rendered only to PDF by WeasyPrint (enforcement/packet.py, ledger/packet.py),
+# Rendered only to PDF by WeasyPrint (the packets: cases/documents/packets.py),
 # never served as HTML.
 PDF_ONLY = {
     "documents/_packet_head.html",  # head of packet_appeal/_evidence/_chronology
@@ -87,8 +87,13 @@ def test_pdf_only_templates_are_not_rendered_by_any_view():
             and "tests" not in p.parts
             and name in p.read_text()
         )
-        # The Board's hearing packet and the Justice Court packet (issue 27).
-        assert set(users) <= {"enforcement/packet.py", "ledger/packet.py"}, (
+        # The Board's hearing packet and the Justice Court packet (issue 27),
+        # bound by the packet binder of the document pipeline (issue 29).
+        assert set(users) <= {
+            "enforcement/packet.py",
+            "ledger/packet.py",
+            "cases/documents/packets.py",
+        }, (
             name,
             users,
         )

@@ -1,13 +1,14 @@
 """The clerk's appeal screens (clerk and SMO record; others 403)."""
 
 from django.contrib import messages
-from django.http import FileResponse, Http404, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from cases import exports
 from cases.deadlines.ical import calendar_response, user_of_token
+from cases.documents.packets import packet_job
 from cases.humanize import human_date, human_datetime
 from cases.input_guard import ascii_digits
 from cases.models import Party
@@ -503,18 +504,16 @@ def hearings_ical(request, token: str):
 
 @role_required(*APPEAL_RECORDERS)
 def appeal_packet(request, pk):
-    """The Board's hearing packet of the appeal: one PDF with bookmarks."""
-    from ..packet import hearing_packet
+    """The Board's hearing packet of the appeal: one PDF with bookmarks, bound
+    by the worker; the clerk watches its progress, then downloads it."""
+    from ..packet import HEARING_PACKET_WORK
 
-    appeal = get_object_or_404(
-        Appeal.objects.select_related("notice__case", "appellant"), pk=pk
-    )
+    appeal = get_object_or_404(Appeal.objects.select_related("notice__case"), pk=pk)
     if not appeal.may_have_a_packet():
         raise Http404("Schedule the hearing first.")
-    pdf, _ = hearing_packet(appeal)
-    response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = (
-        f'inline; filename="{appeal.notice.case.number}-appeal-{appeal.pk}-packet.pdf"'
+    return packet_job(
+        request,
+        HEARING_PACKET_WORK,
+        pk=appeal.pk,
+        title=f"Hearing packet, appeal {appeal.pk}, case {appeal.notice.case.number}",
     )
-    response["X-Content-Type-Options"] = "nosniff"
-    return response

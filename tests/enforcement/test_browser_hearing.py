@@ -14,6 +14,7 @@ import re
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 from pypdf import PdfReader
 
 from cases.documents.contracts import DocumentKind
@@ -25,6 +26,7 @@ from enforcement.services import appeals as appeal_svc
 from enforcement.services import meetings as meeting_svc
 from enforcement.services import notices as notice_svc
 from tests.conftest import browser_sign_in
+from tests.jobs.worker import run_pending_jobs
 from tests.steps import tick_confirmation
 
 from .conftest import draft, hearing_notice_sent, issued_notice_of_hearing
@@ -196,7 +198,14 @@ def test_the_clerk_takes_an_appeal_from_hearing_to_mailed_decision(
     # the notice number.
     page.get_by_role("link", name=f"Appeal {appeal.pk}", exact=True).click()
     page.wait_for_url(re.compile(rf"/appeals/{appeal.pk}/$"))
-    packet = fetch(page, page.get_by_test_id("hearing-packet"))
+    page.get_by_test_id("hearing-packet").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text(
+        f"Hearing packet, appeal {appeal.pk}"
+    )
+    assert run_pending_jobs() == 1  # the worker binds it; the page sees it
+    download = page.get_by_test_id("job-download")
+    expect(download).to_be_visible(timeout=15000)
+    packet = fetch(page, download)
     total = len(packet.pages)
     parts = packet_parts(Appeal.objects.get(pk=appeal.pk))
     assert total == sum(part.pages for part in parts)

@@ -12,8 +12,11 @@ from pypdf import PdfReader
 from cases.documents.contracts import DocumentKind
 from cases.documents.selectors import latest_document
 from cases.documents.services import document_render, issue_for
+from enforcement.models import Appeal, AppealStatus
 from enforcement.packet import hearing_packet, packet_parts
 from enforcement.services import appeals as appeal_services
+from jobs import services
+from tests.jobs.worker import job_of, made_by_worker
 
 from .conftest import village_day
 
@@ -76,14 +79,63 @@ def test_the_packet_is_the_sum_of_its_parts_footed_page_x_of_n(ready_appeal):
     assert f"page {total} of {total}" in text
 
 
-def test_the_packet_is_served_to_the_clerk(ready_appeal, client_as):
+def test_the_packet_is_bound_by_the_worker_for_the_clerk(ready_appeal, client_as):
     url = reverse("enforcement:appeal_packet", args=[ready_appeal.pk])
     assert client_as("attorney").get(url).status_code == 403
-    response = client_as("clerk").get(url)
-    assert response.status_code == 200
-    assert response["Content-Type"] == "application/pdf"
-    page = client_as("clerk").get(ready_appeal.get_absolute_url()).content.decode()
+    clerk = client_as("clerk")
+    page = clerk.get(ready_appeal.get_absolute_url()).content.decode()
     assert url in page
+    job = job_of(clerk.get(url))
+    assert job.title == (
+        f"Hearing packet, appeal {ready_appeal.pk}, case "
+        f"{ready_appeal.notice.case.number}"
+    )
+    assert "Waiting for the worker to start." in clerk.get(url, follow=True).text
+    assert job_of(clerk.get(url)) == job  # asked twice while it waits: one job
+    response = made_by_worker(clerk, url)
+    assert response["Content-Type"] == "application/pdf"
+    filename = f"{ready_appeal.notice.case.number}-appeal-{ready_appeal.pk}-packet.pdf"
+    assert filename in response["Content-Disposition"]
+    reader = PdfReader(io.BytesIO(response.content))
+    assert [o.title for o in reader.outline] == [
+        part.title for part in packet_parts(ready_appeal)
+    ]
+    done = clerk.get(reverse("jobs:detail", args=[job.pk])).text
+    parts = len(packet_parts(ready_appeal))
+    assert f"Ready: {parts} parts." in done
+
+
+def test_the_packet_job_reports_each_part_bound(ready_appeal, clerk_user):
+    seen = []
+    hearing_packet(ready_appeal, lambda done, total: seen.append((done, total)))
+    parts = len(packet_parts(ready_appeal))
+    assert seen == [(n, parts) for n in range(parts + 1)]
+
+
+def test_a_packet_asked_for_then_withdrawn_is_not_made(ready_appeal, client_as):
+    clerk = client_as("clerk")
+    job = job_of(
+        clerk.get(reverse("enforcement:appeal_packet", args=[ready_appeal.pk]))
+    )
+    Appeal.objects.filter(pk=ready_appeal.pk).update(status=AppealStatus.WITHDRAWN)
+    assert not services.job_run(job.pk)
+    page = clerk.get(reverse("jobs:detail", args=[job.pk])).text
+    assert (
+        "The appeal has no hearing scheduled any more, so no packet was made." in page
+    )
+
+
+def test_a_clerk_whose_role_was_taken_away_cannot_download_the_packet(
+    ready_appeal, client_as, clerk_user
+):
+    clerk = client_as("clerk")
+    job = job_of(
+        clerk.get(reverse("enforcement:appeal_packet", args=[ready_appeal.pk]))
+    )
+    assert services.job_run(job.pk)
+    clerk_user.groups.clear()
+    response = clerk.get(reverse("jobs:download", args=[job.pk]))
+    assert response.status_code == 403
 
 
 def test_no_packet_before_the_hearing_is_scheduled(appeal, client_as):

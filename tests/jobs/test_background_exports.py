@@ -267,6 +267,42 @@ def test_the_worker_checks_again_that_the_user_may_see_the_list(
     assert smo_client.get(reverse("jobs:download", args=[job.pk])).status_code == 404
 
 
+def test_a_file_made_before_the_role_was_taken_away_is_not_downloaded(
+    smo_client, smo_user, handed
+):
+    _cases(smo_user, 3)
+    _export(smo_client, "csv")
+    job = Job.objects.get()
+    assert services.job_run(job.pk) is True
+    download = reverse("jobs:download", args=[job.pk])
+    smo_user.groups.clear()
+    assert smo_client.get(download).status_code == 403
+    smo_user.groups.add(Group.objects.get(name=Role.SMO.value))
+    assert smo_client.get(download).status_code == 200
+
+
+def test_the_administrator_sees_the_jobs_and_may_only_delete_them(
+    client, smo_client, smo_user, handed
+):
+    _cases(smo_user, 3)
+    _export(smo_client, "csv")
+    job = Job.objects.get()
+    services.job_run(job.pk)
+    job.refresh_from_db()
+    stored = Path(job.file.path)
+    assert stored.exists()
+    client.force_login(make_user("admin", is_superuser=True, is_staff=True))
+    listing = client.get(reverse("admin:jobs_job_changelist"))
+    assert listing.status_code == 200
+    assert job.title in listing.text
+    assert client.get(reverse("admin:jobs_job_add")).status_code == 403
+    page = client.get(reverse("admin:jobs_job_change", args=[job.pk]))
+    assert page.status_code == 200 and 'name="title"' not in page.text
+    client.post(reverse("admin:jobs_job_delete", args=[job.pk]), {"post": "yes"})
+    assert not Job.objects.exists()
+    assert not stored.exists()
+
+
 def test_the_sweep_deletes_the_file_after_a_day(smo_client, smo_user, handed):
     _cases(smo_user, 3)
     _export(smo_client, "csv")

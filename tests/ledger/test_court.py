@@ -18,6 +18,7 @@ from enforcement.models import OffenseRecord
 from enforcement.penalties import tier_for_party
 from ledger import court, services
 from ledger.models import Charge, ChargeKind, ChargeStatus, CourtReferral
+from tests.jobs.worker import made_by_worker
 from tests.steps import confirmed
 
 from .conftest import ISSUED
@@ -53,7 +54,7 @@ def test_referring_from_the_charge_page_then_the_packet(fine, client_as):
     assert Charge.objects.get(pk=fine.pk).status == ChargeStatus.REFERRED
     page = client.get(reverse("cases:dashboard")).content.decode()
     assert f"Refer to the Justice Court: {fine.reference}" not in page
-    packet = client.get(reverse("ledger:packet", args=[referral.pk]))
+    packet = made_by_worker(client, reverse("ledger:packet", args=[referral.pk]))
     assert packet["Content-Type"] == "application/pdf"
     reader = PdfReader(io.BytesIO(packet.content))
     text = " ".join(p.extract_text() for p in reader.pages).replace("\n", " ")
