@@ -44,8 +44,7 @@ class _Flow:
         self.text, self.pos, self.anchors = text, 0, anchors
 
     def parse(self):
-        value = self.value(stop="")
-        return value
+        return self.value(stop="")
 
     def skip(self):
         while self.pos < len(self.text) and self.text[self.pos] in " \t":

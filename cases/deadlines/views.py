@@ -180,10 +180,9 @@ def deadline_export(request, fmt):
 
 
 def _visible_deadline(request, pk: int) -> Deadline:
-    deadline = get_object_or_404(
+    return get_object_or_404(
         selectors.with_reminders(selectors.deadlines_for_role(request.user)), pk=pk
     )
-    return deadline
 
 
 def _detail(request, deadline, *, meet_form=None, waive_form=None, status=200):

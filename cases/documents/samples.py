@@ -37,4 +37,4 @@ def sample_common(case_number="MS4-2026-0001", number="", **extra) -> dict:
 
 def sample_moment() -> dt.datetime:
     """The sample time of an event (a suspension, an inspection)."""
-    return timezone.make_aware(dt.datetime(2026, 3, 1, 14, 30))
+    return dt.datetime(2026, 3, 1, 14, 30, tzinfo=timezone.get_current_timezone())

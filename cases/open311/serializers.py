@@ -79,5 +79,4 @@ def respond(fmt: str, root: str, data, status: int = 200) -> HttpResponse:
 
 def error(fmt: str, status: int, *descriptions: str) -> HttpResponse:
     errors = [{"code": status, "description": d} for d in descriptions]
-    response = respond(fmt, "errors", errors, status=status)
-    return response
+    return respond(fmt, "errors", errors, status=status)

@@ -42,7 +42,7 @@ RESPONDENT = "Pat Respondentia"
 
 
 def local(y, m, d, h=0, minute=0):
-    return timezone.make_aware(dt.datetime(y, m, d, h, minute))
+    return dt.datetime(y, m, d, h, minute, tzinfo=timezone.get_current_timezone())
 
 
 @pytest.fixture(autouse=True)

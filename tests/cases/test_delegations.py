@@ -100,7 +100,7 @@ def test_the_smo_records_a_delegation(smo_client, clerk_user):
     "changes,error",
     [
         (
-            {"ends_on": (dt.date.today() - dt.timedelta(days=400)).isoformat()},
+            {"ends_on": (timezone.localdate() - dt.timedelta(days=400)).isoformat()},
             "The end cannot be before the start.",
         ),
         ({"instrument": ""}, "This field is required."),

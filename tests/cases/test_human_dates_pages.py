@@ -17,8 +17,10 @@ from .factories import CaseFactory, ReportFactory
 
 pytestmark = pytest.mark.django_db
 
-RECEIVED = timezone.make_aware(dt.datetime(2026, 3, 5, 14, 4))  # Thursday
-SEEN = timezone.make_aware(dt.datetime(2026, 3, 4, 7, 30))
+RECEIVED = dt.datetime(
+    2026, 3, 5, 14, 4, tzinfo=timezone.get_current_timezone()
+)  # Thursday
+SEEN = dt.datetime(2026, 3, 4, 7, 30, tzinfo=timezone.get_current_timezone())
 NOT_ISO = ("2026-03-05", "2026-03-04", "14:04", "07:30")
 
 
@@ -94,7 +96,7 @@ def test_the_filters_put_words_for_people_and_iso_for_machines():
     assert render(dt.date(2026, 12, 3), "human_date") == (
         '<time datetime="2026-12-03">Thu, Dec 3, 2026</time>'
     )
-    moment = timezone.make_aware(dt.datetime(2026, 12, 3, 14, 4))
+    moment = dt.datetime(2026, 12, 3, 14, 4, tzinfo=timezone.get_current_timezone())
     assert render(moment, "human_datetime") == (
         '<time datetime="2026-12-03T14:04:00-05:00">Thu, Dec 3, 2026, 2:04 PM</time>'
     )

@@ -17,7 +17,7 @@ from .factories import CaseFactory, PartyFactory
 
 pytestmark = pytest.mark.django_db
 S = CaseStatus
-YESTERDAY = dt.date.today() - dt.timedelta(days=1)
+YESTERDAY = timezone.localdate() - dt.timedelta(days=1)
 
 
 def _exempt_category(substantial=False):

@@ -403,9 +403,9 @@ def test_calendar_copies_its_closures():
 
 def test_calendar_rejects_a_datetime():
     with pytest.raises(TypeError):
-        BusinessCalendar().is_business_day(datetime(2026, 3, 16, 9, 0))
+        BusinessCalendar().is_business_day(datetime(2026, 3, 16, 9, 0))  # noqa: DTZ001
     with pytest.raises(TypeError):
-        BusinessCalendar({datetime(2026, 3, 16, 9, 0): "storm"})
+        BusinessCalendar({datetime(2026, 3, 16, 9, 0): "storm"})  # noqa: DTZ001
 
 
 def test_closures_belong_to_one_calendar_only():

@@ -524,7 +524,7 @@ def test_a_fixed_period_cannot_be_overridden():
 
 def test_event_date_must_be_a_date_not_a_datetime():
     with pytest.raises(TypeError):
-        compute("R-APL-1", datetime(2026, 3, 2, 10, 30))
+        compute("R-APL-1", datetime(2026, 3, 2, 10, 30))  # noqa: DTZ001
 
 
 # --- R-PEN-4: each week of continued violation ---------------------------------

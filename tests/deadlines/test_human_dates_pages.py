@@ -17,7 +17,9 @@ from .conftest import deadline_on
 pytestmark = pytest.mark.django_db
 
 DAY = dt.date(2026, 3, 5)  # a Thursday
-SENT = timezone.make_aware(dt.datetime(2026, 3, 2, 14, 4))  # Monday, 2:04 PM
+SENT = dt.datetime(
+    2026, 3, 2, 14, 4, tzinfo=timezone.get_current_timezone()
+)  # Monday, 2:04 PM
 
 
 @pytest.fixture

@@ -111,7 +111,9 @@ def test_provider_events_are_added_and_a_broken_provider_is_skipped(
     good.ical_events = lambda user: [
         {
             "uid": "inspection-7@poquott",
-            "start": timezone.make_aware(dt.datetime(2026, 12, 14, 10, 30)),
+            "start": dt.datetime(
+                2026, 12, 14, 10, 30, tzinfo=timezone.get_current_timezone()
+            ),
             "summary": "Inspection, 12 Main St",
             "description": "Bring sample bottles",
             "url": "http://127.0.0.1:8000/inspections/7/",

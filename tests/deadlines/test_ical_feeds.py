@@ -144,7 +144,7 @@ def test_hearing_and_inspection_events_have_an_end(
 def test_a_hearing_not_at_a_meeting_lasts_the_default_hour():
     from enforcement.ical_feed import hearing_end
 
-    start = timezone.make_aware(dt.datetime(2026, 5, 4, 10, 0))
+    start = dt.datetime(2026, 5, 4, 10, 0, tzinfo=timezone.get_current_timezone())
     assert (
         hearing_end(start)
         == start + ical.HEARING_LENGTH
@@ -153,7 +153,7 @@ def test_a_hearing_not_at_a_meeting_lasts_the_default_hour():
 
 
 def test_the_writer_never_writes_a_zero_length_timed_event():
-    start = timezone.make_aware(dt.datetime(2026, 5, 4, 10, 0))
+    start = dt.datetime(2026, 5, 4, 10, 0, tzinfo=timezone.get_current_timezone())
     body = ical.render_calendar(
         [ical.FeedEvent(uid="x@poquott-ms4", start=start, summary="s")], name="t"
     )

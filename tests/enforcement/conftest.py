@@ -91,7 +91,7 @@ def appeal(issued_notice, clerk_user, owner):
 
 
 def aware(y, m, d, h=19, minute=0):
-    return timezone.make_aware(dt.datetime(y, m, d, h, minute))
+    return dt.datetime(y, m, d, h, minute, tzinfo=timezone.get_current_timezone())
 
 
 @contextlib.contextmanager

@@ -65,8 +65,7 @@ def costed(work_done, smo_user):
 
 
 def _panel_steps(client, case):
-    body = client.get(case.get_absolute_url()).content.decode()
-    return body
+    return client.get(case.get_absolute_url()).content.decode()
 
 
 def _issue_url(remedy):

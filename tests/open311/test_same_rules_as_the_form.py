@@ -34,7 +34,7 @@ def _when(ago):
 
 
 def web_post(report):
-    data = {
+    return {
         "pollutant_categories": [str(category("wash-water").pk)],
         "description": report["description"],
         "address": report["address"],
@@ -50,7 +50,6 @@ def web_post(report):
         "reporter_phone": report["phone"],
         "website": "",
     }
-    return data
 
 
 def open311_post(report):
