@@ -8,6 +8,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from .. import page_reads
+from ..inline_rows import Inline, with_inline
 from ..models import Deadline, OfficeClosure, Reminder
 from ..roles import Role, has_role
 from . import engine
@@ -152,11 +153,13 @@ def case_deadlines(case) -> list[Deadline]:
     )
 
 
-def _with_reminders_of(case) -> QuerySet:
+def _with_reminders_of(case) -> QuerySet | list[Deadline]:
     rows = case.deadlines.select_related("assigned_to").order_by("due_date", "id")
     from ..selectors import has_panel_records
 
     if has_panel_records(case, "reminders"):
+        if page_reads.is_shared(case):  # in the deadlines' query (cases.inline_rows)
+            return with_inline(rows, Inline("reminders", ("created_at",)))
         return with_reminders(rows)
     # the case page found none: an empty prefetch, no query
     return rows.prefetch_related(
