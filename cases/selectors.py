@@ -195,13 +195,21 @@ def newest_reports(limit: int = 5) -> tuple[list[Report], int]:
     their categories (the hazardous flag) and photos, and how many are waiting in
     all: three queries for any number (the count rides with the rows, counted
     before the LIMIT)."""
-    rows = list(
+    rows = with_inline(
         Report.objects.filter(case__isnull=True)
         .annotate(waiting=Window(Count("pk")))
-        .prefetch_related("pollutant_categories", "photos")
-        .order_by("-received_at", "-pk")[:limit]
+        .order_by("-received_at", "-pk")[:limit],
+        *REPORT_EVIDENCE.values(),
     )
     return rows, (rows[0].waiting if rows else 0)
+
+
+# What a report's evidence shows besides itself (cases/_report_evidence.html),
+# read in the reports' own query (cases.inline_rows), by presence-query key.
+REPORT_EVIDENCE = {
+    "report_categories": Inline("pollutant_categories", ("sort_order", "name")),
+    "report_photos": Inline("photos", ("id",)),
+}
 
 
 def distance_m(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -579,28 +587,19 @@ def parties_of_case(case: Case) -> QuerySet[Party]:
 
 def case_reports(case: Case) -> QuerySet[Report] | list:
     """The case's reports with what the evidence include shows (three queries;
-    on the case page only those of the kinds it has)."""
-    from .models import PollutantCategory, ReportPhoto
-
+    on the case page one, with only the kinds it has)."""
     if not has_panel_records(case, "reports"):
         return []
     reports = case.reports.order_by("received_at")
     if not page_reads.is_shared(case):
         return reports.prefetch_related("pollutant_categories", "photos")
-    # The case page: the kinds it has in the reports' own query
-    # (cases.inline_rows), an empty prefetch (no query) for the others.
+    # The case page: the kinds it has in the reports' own query, an empty
+    # prefetch (no query) for the others.
     inline, empty = [], []
-    for key, accessor, order_by, model in (
-        (
-            "report_categories",
-            "pollutant_categories",
-            ("sort_order", "name"),
-            PollutantCategory,
-        ),
-        ("report_photos", "photos", ("id",), ReportPhoto),
-    ):
+    for key, spec in REPORT_EVIDENCE.items():
         if has_panel_records(case, key):
-            inline.append(Inline(accessor, order_by))
+            inline.append(spec)
         else:
-            empty.append(Prefetch(accessor, queryset=model.objects.none()))
+            model = Report._meta.get_field(spec.accessor).related_model
+            empty.append(Prefetch(spec.accessor, queryset=model.objects.none()))
     return with_inline(reports.prefetch_related(*empty), *inline)
