@@ -40,8 +40,33 @@ def _formatted_date(value, fmt: str) -> str:
     return date_format(_local(value), fmt)
 
 
+# The pages are in English only (LANGUAGE_CODE en-us, no other locale): DATE and
+# TIME written directly, the same words as Django's date_format of those formats
+# (tests/cases/test_human_dates_pages.py compares them), at a tenth of its cost;
+# a case page writes a hundred of them (bench/NOTES.md).
+_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = (
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+    "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+)  # fmt: skip
+
+
+def _date_words(day: dt.date) -> str:
+    """DATE ("D, M j, Y") of a date or a local datetime."""
+    return f"{_WEEKDAYS[day.weekday()]}, {_MONTHS[day.month - 1]} {day.day}, {day.year}"
+
+
+def _time_words(at: dt.datetime | dt.time) -> str:
+    """TIME ("g:i A") of a local datetime or a time."""
+    return f"{at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
+
+
 def human_date(value) -> str:
-    return _formatted_date(value, DATE)
+    if not value:
+        return ""
+    if not isinstance(value, dt.date):  # already words (a chronology row's text)
+        return str(value)
+    return _date_words(_local(value))
 
 
 def human_long_date(value) -> str:
@@ -63,9 +88,7 @@ def human_time(value) -> str:
         return ""
     if not isinstance(value, (dt.datetime, dt.time)):
         return str(value)
-    if isinstance(value, dt.datetime) and timezone.is_aware(value):
-        value = timezone.localtime(value)
-    return date_format(value, TIME)
+    return _time_words(_local(value))
 
 
 def human_datetime(value) -> str:
@@ -73,7 +96,8 @@ def human_datetime(value) -> str:
         return ""
     if not isinstance(value, dt.datetime):
         return human_date(value)
-    return f"{human_date(value)}, {human_time(value)}"
+    local = _local(value)
+    return f"{_date_words(local)}, {_time_words(local)}"
 
 
 def machine_value(value) -> str:

@@ -11,6 +11,7 @@ from django.db.models import Count, Exists, Prefetch, Q, QuerySet, Window
 from django.utils import timezone
 
 from . import page_reads
+from .inline_rows import Inline, with_inline
 from .models import (
     CLOSED_STATUSES,
     Case,
@@ -88,19 +89,64 @@ def own_panel_records(case: Case) -> dict[str, QuerySet]:
     }
 
 
+def _panel_record_sets(case: Case) -> dict[str, QuerySet]:
+    querysets = own_panel_records(case)
+    for sets in _PANEL_RECORDS:
+        querysets.update(sets(case))
+    return querysets
+
+
+# The presence query depends on nothing but the case's id (each record set is
+# "rows of this case"), yet building its ~30 EXISTS in the ORM cost more CPU than
+# the rest of the case page's queries together (bench/NOTES.md). So its SQL is
+# compiled once per process, for a stand-in id, and run with the case's id in
+# the stand-in's place. Only SQL text is kept, never a row.
+_STAND_IN_PK = -2_000_000_011  # no case has it; no record set's constant equals it
+_presence_sql_cache: dict[tuple, tuple[str, list, list[int], list[str]]] = {}
+
+
+def _presence_sql() -> tuple[str, list, list[int], list[str]]:
+    """(sql, params, the params' positions of the case id, the keys in order)."""
+    registered = tuple(_PANEL_RECORDS)
+    found = _presence_sql_cache.get(registered)
+    if found is None:
+        stand_in = Case(pk=_STAND_IN_PK)
+        querysets = _panel_record_sets(stand_in)
+        qs = Case.objects.filter(pk=stand_in.pk).values(
+            **{f"has_{key}": Exists(q) for key, q in querysets.items()}
+        )
+        sql, params = qs.query.sql_with_params()
+        params = list(params)
+        slots = [i for i, p in enumerate(params) if p == _STAND_IN_PK]
+        if not slots:
+            raise RuntimeError("the presence query does not name its case")
+        found = (sql, params, slots, list(querysets))
+        _presence_sql_cache.clear()  # one set of registrations per process
+        _presence_sql_cache[registered] = found
+    return found
+
+
+def _presence_of(case: Case) -> dict[str, bool]:
+    from django.db import connection
+
+    sql, params, slots, keys = _presence_sql()
+    params = list(params)
+    for i in slots:
+        params[i] = case.pk
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return dict.fromkeys(keys, False)
+    return {key: bool(value) for key, value in zip(keys, row, strict=True)}
+
+
 def panel_presence(case: Case) -> dict[str, bool]:
     """Which registered record sets of `case` have rows: one query, once per
     case page (cases.page_reads); {} off the case page."""
     if not page_reads.is_shared(case):
         return {}
-
-    def load():
-        querysets = own_panel_records(case)
-        for sets in _PANEL_RECORDS:
-            querysets.update(sets(case))
-        return _exists(case, querysets)
-
-    return page_reads.once(case, "panel_presence", load)
+    return page_reads.once(case, "panel_presence", lambda: _presence_of(case))
 
 
 def has_panel_records(case: Case, key: str) -> bool:
@@ -149,13 +195,21 @@ def newest_reports(limit: int = 5) -> tuple[list[Report], int]:
     their categories (the hazardous flag) and photos, and how many are waiting in
     all: three queries for any number (the count rides with the rows, counted
     before the LIMIT)."""
-    rows = list(
+    rows = with_inline(
         Report.objects.filter(case__isnull=True)
         .annotate(waiting=Window(Count("pk")))
-        .prefetch_related("pollutant_categories", "photos")
-        .order_by("-received_at", "-pk")[:limit]
+        .order_by("-received_at", "-pk")[:limit],
+        *REPORT_EVIDENCE.values(),
     )
     return rows, (rows[0].waiting if rows else 0)
+
+
+# What a report's evidence shows besides itself (cases/_report_evidence.html),
+# read in the reports' own query (cases.inline_rows), by presence-query key.
+REPORT_EVIDENCE = {
+    "report_categories": Inline("pollutant_categories", ("sort_order", "name")),
+    "report_photos": Inline("photos", ("id",)),
+}
 
 
 def distance_m(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -404,18 +458,21 @@ def case_by_number(number: str) -> Case:
     """The case with its related records for the case page (raises DoesNotExist).
     Not `merged_into` (read only when set, on merged cases): an eighth table in
     the join tripled PostgreSQL's planning time (1.2 -> 3.5 ms)."""
-    return (
-        Case.objects.select_related(
-            "premises",
-            "outfall",
-            "assigned_officer",
-            "responsible_party",
-            "exempt_category",
-            "opened_by",
-        )
-        .prefetch_related("pollutant_categories")
-        .get(number__iexact=number)
-    )
+    query = Case.objects.select_related(
+        "premises",
+        "outfall",
+        "assigned_officer",
+        "responsible_party",
+        "exempt_category",
+        "opened_by",
+    ).filter(number__iexact=number)
+    # Its pollutants in the same query (cases.inline_rows), not a prefetch.
+    found = with_inline(query, Inline("pollutant_categories", ("sort_order", "name")))
+    if not found:
+        raise Case.DoesNotExist(f"No case {number}")
+    if len(found) > 1:
+        raise Case.MultipleObjectsReturned(f"More than one case {number}")
+    return found[0]
 
 
 TIMELINE_RECENT = 100
@@ -530,14 +587,19 @@ def parties_of_case(case: Case) -> QuerySet[Party]:
 
 def case_reports(case: Case) -> QuerySet[Report] | list:
     """The case's reports with what the evidence include shows (three queries;
-    on the case page only those of the kinds it has)."""
-    from .models import PollutantCategory, ReportPhoto
-
+    on the case page one, with only the kinds it has)."""
     if not has_panel_records(case, "reports"):
         return []
-    return case.reports.prefetch_related(
-        panel_prefetch(
-            case, "report_categories", "pollutant_categories", PollutantCategory
-        ),
-        panel_prefetch(case, "report_photos", "photos", ReportPhoto),
-    ).order_by("received_at")
+    reports = case.reports.order_by("received_at")
+    if not page_reads.is_shared(case):
+        return reports.prefetch_related("pollutant_categories", "photos")
+    # The case page: the kinds it has in the reports' own query, an empty
+    # prefetch (no query) for the others.
+    inline, empty = [], []
+    for key, spec in REPORT_EVIDENCE.items():
+        if has_panel_records(case, key):
+            inline.append(spec)
+        else:
+            model = Report._meta.get_field(spec.accessor).related_model
+            empty.append(Prefetch(spec.accessor, queryset=model.objects.none()))
+    return with_inline(reports.prefetch_related(*empty), *inline)

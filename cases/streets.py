@@ -13,7 +13,7 @@ nothing."""
 import json
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from django.conf import settings
@@ -54,6 +54,9 @@ def village_streets() -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple(sorted(streets, key=lambda s: (-len(s[1]), s[0])))
 
 
+# A pure function of the text and the base map (read once, above): Open311's
+# list asks it for the same thousand addresses at every poll (bench/NOTES.md).
+@lru_cache(maxsize=8192)
 def published_street(address: str) -> str:
     """The village street named in `address` ("12½ Birchwood Ave" → "Birchwood
     Avenue"), the first one named if several; "" when it names none of them."""

@@ -11,6 +11,7 @@ from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.utils import timezone
 
 from cases import page_reads
+from cases.inline_rows import Inline, with_inline
 
 from .models import (
     COST_KINDS,
@@ -56,7 +57,10 @@ def _case_charges(case) -> list[Charge]:
     # appeals (enforcement.selectors.case_notices), not read again.
     from enforcement.selectors import case_notices
 
-    charges = list(rows.prefetch_related(None).prefetch_related("payments"))
+    # Its payments in the charges' own query (cases.inline_rows).
+    charges = with_inline(
+        rows.prefetch_related(None), Inline("payments", ("received_on", "id"))
+    )
     notices = {n.pk: n for n in case_notices(case)}
     others = []
     for charge in charges:

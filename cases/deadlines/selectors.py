@@ -8,6 +8,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from .. import page_reads
+from ..inline_rows import Inline, with_inline
 from ..models import Deadline, OfficeClosure, Reminder
 from ..roles import Role, has_role
 from . import engine
@@ -87,17 +88,37 @@ def due_this_week(qs: QuerySet, on: dt.date | None = None) -> QuerySet:
 DASHBOARD_PANEL_SIZE = 10  # the most urgent in each panel; "See all" for the rest
 
 
+def dashboard_panel_rows() -> QuerySet:
+    """What the dashboard's panels show of a deadline (deadlines/_panel_list.html):
+    its date, label, rule, duty and case number; one join, not three."""
+    return Deadline.objects.select_related("case").only(
+        "id",
+        "due_date",
+        "label",
+        "rule_id",
+        "responsible",
+        "case__number",
+        "case__status",  # read when a case is loaded (its state machine)
+    )
+
+
 def due_between(qs: QuerySet, first: dt.date, last: dt.date) -> QuerySet:
     """Deadlines whose due date falls from `first` to `last`, both included
     (a reporting year's deadlines), whatever their status."""
     return qs.filter(due_date__gte=first, due_date__lte=last)
 
 
-def dashboard_panels(user, on: dt.date | None = None, limit: int | None = None) -> dict:
+def dashboard_panels(
+    user,
+    on: dt.date | None = None,
+    limit: int | None = None,
+    rows: QuerySet | None = None,
+) -> dict:
     """{"overdue": [...], "due_this_week": [...], "overdue_count": n,
     "due_this_week_count": n} for the dashboard and digest. Most urgent first
     (earliest due date); `limit` keeps only that many in each list (the dashboard),
-    the counts are always of all of them."""
+    the counts are always of all of them. `rows`: the deadlines' columns and
+    relations to read (default every column, the case and the people)."""
     on = on or today()
     # The open deadlines that are due are few, but PostgreSQL cannot tell from its
     # statistics (most deadlines are past due yet closed) and joined every case
@@ -120,11 +141,11 @@ def dashboard_panels(user, on: dt.date | None = None, limit: int | None = None) 
             "overdue" if engine.is_past_due(due_date, on) else "due_this_week"
         ].append(pk)
     shown = {key: ids[:limit] for key, ids in lists.items()}
+    if rows is None:
+        rows = _with_relations(Deadline.objects.all())
     rows = {
         d.pk: d
-        for d in _with_relations(Deadline.objects.all()).filter(
-            pk__in=[pk for ids in shown.values() for pk in ids]
-        )
+        for d in rows.filter(pk__in=[pk for ids in shown.values() for pk in ids])
     }
     panels = {}
     for key, ids in shown.items():
@@ -152,11 +173,13 @@ def case_deadlines(case) -> list[Deadline]:
     )
 
 
-def _with_reminders_of(case) -> QuerySet:
+def _with_reminders_of(case) -> QuerySet | list[Deadline]:
     rows = case.deadlines.select_related("assigned_to").order_by("due_date", "id")
     from ..selectors import has_panel_records
 
     if has_panel_records(case, "reminders"):
+        if page_reads.is_shared(case):  # in the deadlines' query (cases.inline_rows)
+            return with_inline(rows, Inline("reminders", ("created_at",)))
         return with_reminders(rows)
     # the case page found none: an empty prefetch, no query
     return rows.prefetch_related(

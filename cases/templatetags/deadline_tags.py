@@ -21,7 +21,11 @@ def dashboard_deadline_panels(context):
         return ""
     if not has_role(user, Role.SMO, Role.CLERK):
         return render_panel(context, "deadlines/_dashboard_feed_only.html")
-    panels = selectors.dashboard_panels(user, limit=selectors.DASHBOARD_PANEL_SIZE)
+    panels = selectors.dashboard_panels(
+        user,
+        limit=selectors.DASHBOARD_PANEL_SIZE,
+        rows=selectors.dashboard_panel_rows(),
+    )
     return render_panel(context, "deadlines/_dashboard_panels.html", panels)
 
 

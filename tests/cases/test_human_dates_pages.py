@@ -107,3 +107,23 @@ def test_the_filters_put_words_for_people_and_iso_for_machines():
     assert render("<b>when reported</b>", "human_date") == (
         "&lt;b&gt;when reported&lt;/b&gt;"
     )
+
+
+def test_the_words_are_djangos_formats_written_directly():
+    """humanize writes DATE and TIME itself (a case page writes a hundred, bench/):
+    the same words as Django's date_format, every hour of the day and every
+    weekday and month, in and out of daylight saving time, dates and datetimes."""
+    from django.utils.dateformat import format as date_format
+
+    from cases.humanize import DATE, TIME, human_date, human_time
+
+    start = timezone.make_aware(dt.datetime(2026, 1, 1, 0, 7))
+    for step in range(0, 24 * 400, 5):  # every 5 hours over 400 days
+        at = start + dt.timedelta(hours=step, minutes=step % 53)
+        local = timezone.localtime(at)
+        words = f"{date_format(local, DATE)}, {date_format(local, TIME)}"
+        assert human_datetime(at) == words
+        assert human_time(at) == date_format(local, TIME)
+        assert human_date(local.date()) == date_format(local.date(), DATE)
+    assert human_time(dt.time(0, 5)) == "12:05 AM"
+    assert human_time(dt.time(12, 0)) == "12:00 PM"

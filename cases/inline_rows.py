@@ -1,0 +1,153 @@
+"""A page's child rows read inside their parents' query (issue 28).
+
+`prefetch_related("reminders")` reads a deadline's reminders with a second query;
+on the case page every such set was one more query (~1.5-2 ms of the ORM's CPU
+each, bench/NOTES.md). `with_inline(qs, Inline("reminders", ("created_at",)))`
+reads them in the parents' own query instead: a correlated subquery gives each
+parent its children as one JSON array (PostgreSQL json_agg, SQLite
+json_group_array), turned back into model instances with the field types the
+ORM gives (dates, aware datetimes, decimals at their places) and stored where
+`prefetch_related` stores them, so `deadline.reminders.all` in a template reads
+no more. For a few children per parent (a case's reminders, a report's photos);
+not for large sets, nor children with relations of their own to read."""
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import connections
+from django.db.models import (
+    Aggregate,
+    DateTimeField,
+    DecimalField,
+    F,
+    JSONField,
+    ManyToManyField,
+    ManyToOneRel,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    TextField,
+)
+from django.db.models.functions import JSONObject
+from django.utils.dateparse import parse_datetime
+
+
+class _JSONRows(Aggregate):
+    """The group's rows as one JSON array, as text."""
+
+    function = "JSON_AGG"
+    template = "%(function)s(%(expressions)s)::text"
+    output_field = TextField()
+
+    def as_sqlite(self, compiler, connection, **extra_context):
+        return super().as_sql(
+            compiler,
+            connection,
+            function="JSON_GROUP_ARRAY",
+            template="%(function)s(%(expressions)s)",
+            **extra_context,
+        )
+
+
+@dataclass(frozen=True)
+class Inline:
+    """The children under `accessor` (a reverse foreign key or a many-to-many
+    field of the parent), in the order of `order_by` (field names, "-" for
+    descending), as their own prefetch would order them."""
+
+    accessor: str
+    order_by: tuple[str, ...] = ()
+
+
+def _relation(model, accessor: str):
+    """(child model, lookup from the child to its parent, prefetch cache name,
+    the child's foreign key to the parent or None)."""
+    field = model._meta.get_field(accessor)
+    if isinstance(field, ManyToOneRel):
+        return field.related_model, field.field.name, field.cache_name, field.field
+    if isinstance(field, ManyToManyField):
+        return field.related_model, field.related_query_name(), field.name, None
+    raise TypeError(f"{model.__name__}.{accessor}: not a set of children")
+
+
+def _annotation(accessor: str) -> str:
+    return f"_inline_{accessor}"
+
+
+def _subquery(model, spec: Inline) -> Subquery:
+    child, to_parent, _, _ = _relation(model, spec.accessor)
+    fields = child._meta.concrete_fields
+    rows = (
+        child._base_manager.filter(**{to_parent: OuterRef("pk")})
+        .order_by()
+        .values(to_parent)
+        .annotate(
+            _rows=_JSONRows(JSONObject(**{f.attname: F(f.attname) for f in fields}))
+        )
+        .values("_rows")
+    )
+    return Subquery(rows, output_field=TextField())
+
+
+def _value(field, raw, vendor: str):
+    """A JSON value as the ORM reads the column."""
+    if raw is None:
+        return None
+    if isinstance(field, DateTimeField):
+        at = parse_datetime(raw)
+        if settings.USE_TZ and at.tzinfo is None:  # SQLite keeps UTC, naive
+            at = at.replace(tzinfo=dt.UTC)
+        return at
+    if isinstance(field, DecimalField):
+        return Decimal(str(raw)).quantize(Decimal(1).scaleb(-field.decimal_places))
+    if isinstance(field, JSONField):
+        return json.loads(raw) if vendor == "sqlite" else raw
+    return field.to_python(raw)
+
+
+def _sort(rows: list, order_by: tuple[str, ...]) -> list:
+    for name in reversed(order_by):
+        attr = name.lstrip("-")
+        rows.sort(key=lambda row, a=attr: getattr(row, a), reverse=name[0] == "-")
+    return rows
+
+
+def with_inline(qs: QuerySet, *specs: Inline) -> list:
+    """The rows of `qs`, each with the children of `specs` read in the same
+    query (see the module's text)."""
+    model = qs.model
+    rows = list(
+        qs.annotate(**{_annotation(s.accessor): _subquery(model, s) for s in specs})
+    )
+    db = qs.db
+    vendor = connections[db].vendor
+    for spec in specs:
+        child, _, cache_name, fk = _relation(model, spec.accessor)
+        fields = child._meta.concrete_fields
+        names = [f.attname for f in fields]
+        for parent in rows:
+            found = json.loads(
+                getattr(parent, _annotation(spec.accessor)) or "[]",
+                parse_float=Decimal,
+            )
+            children = []
+            for item in found:
+                instance = child.from_db(
+                    db, names, [_value(f, item[f.attname], vendor) for f in fields]
+                )
+                if fk is not None:
+                    fk.set_cached_value(instance, parent)
+                children.append(instance)
+            # The relation's own queryset, as prefetch_related stores it: a
+            # filter or count chained on it asks about this parent's rows only.
+            cached = getattr(parent, spec.accessor).get_queryset()
+            cached._result_cache = _sort(children, spec.order_by)
+            cached._prefetch_done = True
+            if not hasattr(parent, "_prefetched_objects_cache"):
+                parent._prefetched_objects_cache = {}
+            parent._prefetched_objects_cache[cache_name] = cached
+            delattr(parent, _annotation(spec.accessor))
+    return rows
