@@ -117,7 +117,7 @@ def test_the_words_are_djangos_formats_written_directly():
 
     from cases.humanize import DATE, TIME, human_date, human_time
 
-    start = timezone.make_aware(dt.datetime(2026, 1, 1, 0, 7))
+    start = dt.datetime(2026, 1, 1, 0, 7, tzinfo=timezone.get_current_timezone())
     for step in range(0, 24 * 400, 5):  # every 5 hours over 400 days
         at = start + dt.timedelta(hours=step, minutes=step % 53)
         local = timezone.localtime(at)
