@@ -169,7 +169,7 @@ def waive_deadline(deadline: Deadline, *, reason: str, actor) -> Deadline:
     """Close an open deadline the SMO decided no longer applies, with a reason.
     Who: the SMO, or the clerk for a Board or clerk duty. Raises Refused (no
     reason, another role, or the deadline is no longer open)."""
-    return _close(deadline, "waive", reason=(reason or "").strip(), actor=actor)
+    return _close(deadline, "waive", reason=reason or "", actor=actor)
 
 
 def end_deadline(deadline: Deadline, *, reason: str, actor) -> Deadline:
