@@ -526,7 +526,7 @@ def _meet(change: Meet, record, actor):
     on = _read(record, change.on)
     owner = _owner(record, change.of)
     for deadline in _open_of(owner, change.rule_ids, change.purpose):
-        _keep_current(owner, meet_deadline(deadline, on=on, actor=actor))
+        _keep_current(owner, meet_deadline(deadline, on=on, actor=actor, by_clock=True))
 
 
 def _keep_current(owner, deadline) -> None:

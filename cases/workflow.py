@@ -36,6 +36,7 @@ __all__ = [
     "Refused",
     "actions",
     "guard",
+    "fire_locked",
     "lock",
     "reasons_not",
     "run",
@@ -350,7 +351,6 @@ def run(
 
     Returns the saved copy. Nothing is saved when it raises."""
     from .clocks import apply as apply_clocks
-    from .timeline import record_event
 
     try:
         with transaction.atomic():
@@ -378,24 +378,18 @@ def run(
             if counter:
                 setattr(locked, counter, getattr(locked, counter) + 1)
             locked.save()
-            case, premises = chronology_links(locked)
-            label = meta.custom.get("label", name)
-            now_label = _state_label(locked, field_name)
-            if summary is None:
-                text = f"{describe(locked)}: {label} ({from_label} → {now_label})"
-            else:
-                text = summary(label, from_label, now_label)
-            record_event(
-                case=case,
-                premises=premises,
-                actor=actor,
-                kind=event_kind,
-                summary=text,
-                detail=detail,
+            _record_step(
+                locked,
+                name,
+                meta,
                 from_status=from_status,
-                to_status=_state(locked, field_name),
-                rule_id=rule_id or meta.custom.get("rule_id", ""),
-                subject=locked,
+                from_label=from_label,
+                actor=actor,
+                field_name=field_name,
+                event_kind=event_kind,
+                summary=summary,
+                detail=detail,
+                rule_id=rule_id,
                 public=public,
             )
             # What the step does to the legal clocks: the clock table's row.
@@ -410,6 +404,102 @@ def run(
         raise CaseChangedError(record=instance) from exc
     except TransitionNotAllowed as exc:
         raise Refused(str(exc)) from exc
+    return locked
+
+
+def _record_step(
+    locked,
+    name,
+    meta,
+    *,
+    from_status,
+    from_label,
+    actor,
+    field_name,
+    event_kind,
+    summary,
+    detail,
+    rule_id,
+    public,
+):
+    """The one chronology event of a step (run, fire_locked)."""
+    from .timeline import record_event
+
+    case, premises = chronology_links(locked)
+    label = meta.custom.get("label", name)
+    now_label = _state_label(locked, field_name)
+    if summary is None:
+        text = f"{describe(locked)}: {label} ({from_label} → {now_label})"
+    else:
+        text = summary(label, from_label, now_label)
+    record_event(
+        case=case,
+        premises=premises,
+        actor=actor,
+        kind=event_kind,
+        summary=text,
+        detail=detail,
+        from_status=from_status,
+        to_status=_state(locked, field_name),
+        rule_id=rule_id or meta.custom.get("rule_id", ""),
+        subject=locked,
+        public=public,
+    )
+
+
+def fire_locked(
+    locked,
+    name: str,
+    *args,
+    actor=None,
+    field_name: str = "status",
+    event: bool = True,
+    event_kind: str = "transition",
+    summary: Callable | None = None,
+    detail: str = "",
+    rule_id: str = "",
+):
+    """Fire a system step (`custom={"hidden": True}`) on a row the caller has
+    already locked in its own transaction, where `run`'s lock does not fit: a
+    worker holding the row with SELECT … FOR UPDATE SKIP LOCKED while it talks
+    to the mail server. Checks the state and the guards, fires (with `args`),
+    saves and writes the step's event as `run` does; `event=False` when the
+    caller writes the step's own event in its words (a reminder's "sent").
+    Must run inside the caller's transaction. Raises Refused."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("fire_locked must run inside the lock's transaction")
+    method = getattr(locked, name, None)
+    if getattr(method, "_django_fsm", None) is None:
+        raise Refused(f"There is no step “{name}” for this record.")
+    refusals = reasons_not(locked, name, actor, field_name=field_name)
+    if refusals:
+        raise Refused(*refusals, lead="Not done:")
+    from_status = _state(locked, field_name)
+    from_label = _state_label(locked, field_name)
+    meta = method._django_fsm.get_transition(from_status)
+    try:
+        method(*args)
+    except TransitionNotAllowed as exc:
+        raise Refused(str(exc)) from exc
+    locked.save()
+    from .clocks import apply as apply_clocks
+
+    if event:
+        _record_step(
+            locked,
+            name,
+            meta,
+            from_status=from_status,
+            from_label=from_label,
+            actor=actor,
+            field_name=field_name,
+            event_kind=event_kind,
+            summary=summary,
+            detail=detail,
+            rule_id=rule_id,
+            public=False,
+        )
+    apply_clocks(locked, name, actor=actor)
     return locked
 
 

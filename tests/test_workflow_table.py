@@ -38,6 +38,45 @@ def test_there_are_thirteen_machines_or_more():
     assert len(MACHINES) >= 13
 
 
+# Issue 30: the outbox, the deadlines and the respondent's requests are machines
+# too, with the steps their services fire (a person's where a person acts).
+SERVICE_MACHINES = {
+    "cases.OutgoingMessage": {
+        "mark_sent": None,
+        "mark_failed": None,
+        "mark_skipped": None,
+        "retry": (Role.SMO,),
+    },
+    "cases.Deadline": {
+        "meet": (Role.SMO,),
+        "meet_late": (Role.SMO,),
+        "waive": (Role.SMO,),
+        "record_met": None,
+        "record_missed": None,
+        "replace": None,
+        "end": None,
+    },
+    "cases.CorrectionSubmission": {"accept": (Role.SMO,), "reject": (Role.SMO,)},
+    "cases.ContactChangeRequest": {"confirm": (Role.SMO,), "decline": (Role.SMO,)},
+}
+
+
+@pytest.mark.parametrize("label", sorted(SERVICE_MACHINES))
+def test_the_services_statuses_are_machines_with_their_steps(label):
+    machine = {model._meta.label: (model, field) for model, field in MACHINES}
+    assert label in machine, f"{label}.status is not a state machine"
+    model, field = machine[label]
+    found = {t.name: t for t in field.get_all_transitions(model)}
+    assert set(found) == set(SERVICE_MACHINES[label])
+    for name, roles in SERVICE_MACHINES[label].items():
+        transition = found[name]
+        if roles is None:  # the system's step: never a button
+            assert transition.permission is None and transition.custom["hidden"]
+        else:
+            assert tuple(transition.permission.roles) == roles
+            assert not transition.custom.get("hidden")
+
+
 @pytest.mark.parametrize(("model", "field", "transition"), list(_all_transitions()))
 def test_every_guard_says_why_in_words(model, field, transition):
     for condition in transition.conditions:

@@ -13,6 +13,7 @@ from django.db import transaction
 from ..humanize import human_long_date
 from ..models import Deadline, OfficeClosure, OutgoingMessage, Reminder
 from ..timeline import record_event
+from ..workflow import Refused, run
 from .business_days import BusinessCalendar
 from .engine import RULES, Computation, compute
 from .words import people_explanation
@@ -128,47 +129,54 @@ def open_deadline_for(source, rule_id: str, purpose: str = "") -> Deadline | Non
     )
 
 
-def meet_deadline(deadline: Deadline, *, on: dt.date, actor=None) -> Deadline:
-    """Record that the duty was done on `on` (late if after the due date)."""
-    with transaction.atomic():
-        deadline = Deadline.objects.select_for_update().get(pk=deadline.pk)
-        if not deadline.is_open:
-            return deadline
-        deadline.status = (
-            Deadline.Status.MET if on <= deadline.due_date else Deadline.Status.MISSED
+def meet_deadline(
+    deadline: Deadline, *, on: dt.date, actor=None, by_clock: bool = False
+) -> Deadline:
+    """Record that the duty was done on `on` (late, "missed", if after the due
+    date), through the kernel: one chronology event, its queued reminders
+    cancelled.
+
+    Who: the SMO, or the clerk for a Board or clerk duty ("Record met" on the
+    deadline page; Refused for another role or a deadline no longer open); the
+    clock table (`by_clock`: a step of its record did the duty, whoever took
+    it; a deadline closed meanwhile is left as it is)."""
+    late = on > deadline.due_date
+    if by_clock:
+        name = "record_missed" if late else "record_met"
+    else:
+        name = "meet_late" if late else "meet"
+
+    def summary(label, from_label, to_label):
+        word = " (late)" if late else ""
+        return (
+            f"Deadline met{word}: {deadline.label} on {human_long_date(on)}, "
+            f"due {human_long_date(deadline.due_date)}"
         )
-        deadline.met_on = on
-        deadline.closed_by = (
-            actor if getattr(actor, "is_authenticated", False) else None
-        )
-        deadline.save(update_fields=["status", "met_on", "closed_by"])
-        cancel_queued_reminders(deadline, why="the duty was done")
-        if deadline.case_id:
-            late = "" if deadline.status == Deadline.Status.MET else " (late)"
-            record_event(
-                case=deadline.case,
-                actor=actor,
-                kind="deadline",
-                summary=f"Deadline met{late}: {deadline.label} on {human_long_date(on)}, "
-                f"due {human_long_date(deadline.due_date)}",
-                rule_id=deadline.rule_id,
-                subject=deadline,
-            )
-    return deadline
+
+    return _step(
+        deadline,
+        name,
+        actor=actor,
+        fields={"met_on": on, "closed_by": _staff(actor)},
+        summary=summary,
+        reason=None,
+        why="the duty was done",
+        quiet=by_clock,
+    )
 
 
 def waive_deadline(deadline: Deadline, *, reason: str, actor) -> Deadline:
-    """Close an open deadline the SMO decided no longer applies, with a reason."""
-    if not reason.strip():
-        raise ValueError("A reason is required to waive a deadline.")
-    return _close(deadline, Deadline.Status.WAIVED, reason=reason, actor=actor)
+    """Close an open deadline the SMO decided no longer applies, with a reason.
+    Who: the SMO, or the clerk for a Board or clerk duty. Raises Refused (no
+    reason, another role, or the deadline is no longer open)."""
+    return _close(deadline, "waive", reason=reason or "", actor=actor)
 
 
 def end_deadline(deadline: Deadline, *, reason: str, actor) -> Deadline:
     """The deadline no longer runs because its record reached an end (the case
     resolved, the notice withdrawn or complied with, the appeal withdrawn).
     Applied by the clock table (cases.clocks), never by hand."""
-    return _close(deadline, Deadline.Status.ENDED, reason=reason, actor=actor)
+    return _close(deadline, "end", reason=reason, actor=actor, quiet=True)
 
 
 def replace_deadline(
@@ -177,51 +185,73 @@ def replace_deadline(
     """`by` takes the place of `deadline` (one current date per obligation).
     Applied by the clock table (cases.clocks), never by hand."""
     return _close(
-        deadline, Deadline.Status.REPLACED, reason=reason, actor=actor, replaced_by=by
+        deadline, "replace", reason=reason, actor=actor, replaced_by=by, quiet=True
     )
 
 
 _CLOSED_WORDS = {
-    Deadline.Status.WAIVED: "Deadline waived",
-    Deadline.Status.ENDED: "Deadline no longer running",
-    Deadline.Status.REPLACED: "Deadline replaced",
+    "waive": "Deadline waived",
+    "end": "Deadline no longer running",
+    "replace": "Deadline replaced",
 }
 
 
-def _close(deadline, status, *, reason, actor, replaced_by=None) -> Deadline:
+def _staff(actor):
+    return actor if getattr(actor, "is_authenticated", False) else None
+
+
+def _close(deadline, name, *, reason, actor, replaced_by=None, quiet=False):
     """Waive, end or replace an open deadline: its status, the reason, one
     chronology event, and its queued reminders cancelled (never sent)."""
-    with transaction.atomic():
-        deadline = Deadline.objects.select_for_update().get(pk=deadline.pk)
-        if not deadline.is_open:
-            return deadline
-        deadline.status = status
-        deadline.waived_reason = reason
-        deadline.replaced_by = replaced_by
-        deadline.closed_by = (
-            actor if getattr(actor, "is_authenticated", False) else None
-        )
-        deadline.save(
-            update_fields=["status", "waived_reason", "replaced_by", "closed_by"]
-        )
-        cancel_queued_reminders(deadline, why=reason)
-        if deadline.case_id:
-            summary = f"{_CLOSED_WORDS[status]}: {deadline.label}"
-            if replaced_by is not None:
-                summary += (
-                    f", due {human_long_date(deadline.due_date)} → "
-                    f"{human_long_date(replaced_by.due_date)}"
-                )
-            record_event(
-                case=deadline.case,
-                actor=actor,
-                kind="deadline",
-                summary=summary,
-                detail=reason,
-                rule_id=deadline.rule_id,
-                subject=deadline,
+
+    def summary(label, from_label, to_label):
+        text = f"{_CLOSED_WORDS[name]}: {deadline.label}"
+        if replaced_by is not None:
+            text += (
+                f", due {human_long_date(deadline.due_date)} → "
+                f"{human_long_date(replaced_by.due_date)}"
             )
-    return deadline
+        return text
+
+    return _step(
+        deadline,
+        name,
+        actor=actor,
+        fields={
+            "waived_reason": reason,
+            "replaced_by": replaced_by,
+            "closed_by": _staff(actor),
+        },
+        summary=summary,
+        reason=reason,
+        why=reason,
+        quiet=quiet,
+    )
+
+
+def _step(deadline, name, *, actor, fields, summary, reason, why, quiet):
+    """Fire step `name` of the deadline through the kernel (cases.workflow.run:
+    lock, role, guards, save, one chronology event on its case) and cancel its
+    queued reminders in the same transaction. `quiet` (the clock table's steps):
+    a deadline closed meanwhile is returned as it is, not refused."""
+    try:
+        return run(
+            deadline,
+            name,
+            actor=actor,
+            fields=fields,
+            event_kind="deadline",
+            summary=summary,
+            detail=reason or "",
+            rule_id=deadline.rule_id,
+            after=lambda locked: cancel_queued_reminders(locked, why=why),
+        )
+    except Refused:
+        if quiet:
+            current = Deadline.objects.get(pk=deadline.pk)
+            if not current.is_open:
+                return current
+        raise
 
 
 def cancel_queued_reminders(deadline: Deadline, *, why: str) -> int:

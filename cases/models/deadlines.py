@@ -17,9 +17,12 @@ from django.contrib.contenttypes.fields import GenericForeignKey
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.utils import timezone
+from django_fsm import FSMField, transition
 
 from ..deadlines import engine
 from ..humanize import human_short_date
+from ..roles import Role
+from ..workflow import guard
 
 
 class OfficeClosure(models.Model):
@@ -37,6 +40,35 @@ class OfficeClosure(models.Model):
 
     def __str__(self):
         return f"{self.day}: {self.reason}"
+
+
+# --- the deadline machine's role and guards ------------------------------------
+def closer_permission(deadline, user) -> bool:
+    """Record met or waive: the SMO any deadline; the clerk the Board's and the
+    clerk's own duties (cases.deadlines.selectors.may_close_deadline)."""
+    from ..deadlines.selectors import may_close_deadline
+
+    return may_close_deadline(user, deadline)
+
+
+# The roles it admits whatever the deadline (docs/transitions.md, role tests);
+# the clerk is admitted for a Board or clerk duty only.
+closer_permission.roles = (Role.SMO,)
+
+
+@guard("the day it was done is after the due date: record it met late")
+def done_by_due(deadline) -> bool:
+    return deadline.met_on is not None and deadline.met_on <= deadline.due_date
+
+
+@guard("the day it was done is on or before the due date: record it met")
+def done_after_due(deadline) -> bool:
+    return deadline.met_on is not None and deadline.met_on > deadline.due_date
+
+
+@guard("say why the deadline is waived")
+def has_waived_reason(deadline) -> bool:
+    return bool((deadline.waived_reason or "").strip())
 
 
 class Deadline(models.Model):
@@ -87,7 +119,7 @@ class Deadline(models.Model):
     notify_email = models.EmailField(
         blank=True, help_text="The discharger's address, for their own duties."
     )
-    status = models.CharField(
+    status = FSMField(
         max_length=8, choices=Status.choices, default=Status.OPEN, db_index=True
     )
     met_on = models.DateField(null=True, blank=True)
@@ -193,6 +225,81 @@ class Deadline(models.Model):
         from ..deadlines.words import legal_basis
 
         return legal_basis(self.rule_id)
+
+    # --- the deadline's steps (cases.deadlines.services, through the kernel) ----
+    # A person's act on one clock: "Record met" / "Waive" on the deadline page.
+    @transition(
+        status,
+        source=Status.OPEN,
+        target=Status.MET,
+        permission=closer_permission,
+        conditions=[done_by_due],
+        custom={"label": "Record met", "rule_id": "", "form": "meet"},
+    )
+    def meet(self):
+        pass
+
+    @transition(
+        status,
+        source=Status.OPEN,
+        target=Status.MISSED,
+        permission=closer_permission,
+        conditions=[done_after_due],
+        custom={"label": "Record met late", "rule_id": "", "form": "meet"},
+    )
+    def meet_late(self):
+        pass
+
+    @transition(
+        status,
+        source=Status.OPEN,
+        target=Status.WAIVED,
+        permission=closer_permission,
+        conditions=[has_waived_reason],
+        custom={"label": "Waive", "rule_id": "", "form": "waive"},
+    )
+    def waive(self):
+        pass
+
+    # What another step does to its clocks (the clock table, cases.clocks): the
+    # system records it for whoever took that step; never a button.
+    @transition(
+        status,
+        source=Status.OPEN,
+        target=Status.MET,
+        conditions=[done_by_due],
+        custom={"label": "Met", "hidden": True},
+    )
+    def record_met(self):
+        pass
+
+    @transition(
+        status,
+        source=Status.OPEN,
+        target=Status.MISSED,
+        conditions=[done_after_due],
+        custom={"label": "Met late", "hidden": True},
+    )
+    def record_missed(self):
+        pass
+
+    @transition(
+        status,
+        source=Status.OPEN,
+        target=Status.REPLACED,
+        custom={"label": "Replaced", "hidden": True},
+    )
+    def replace(self):
+        pass
+
+    @transition(
+        status,
+        source=Status.OPEN,
+        target=Status.ENDED,
+        custom={"label": "No longer running", "hidden": True},
+    )
+    def end(self):
+        pass
 
     def has_passed(self, on=None) -> bool:
         """The due date is behind `on` (default today), whatever the status:

@@ -14,6 +14,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
+from ..roles import smo_permission
+
 
 class OutgoingMessage(ConcurrentTransitionMixin, models.Model):
     """One e-mail to one recipient, and how its delivery went."""
@@ -136,7 +138,8 @@ class OutgoingMessage(ConcurrentTransitionMixin, models.Model):
         """The SMO can put it back in the queue (only a failed delivery)."""
         return self.is_failed
 
-    # --- the delivery's steps (cases.outbox.services), never a page button ---------
+    # --- the delivery's steps (cases.outbox.services): the worker's, never a
+    # page button (fired with workflow.fire_locked on the row it holds) ---------
     @transition(
         status,
         source=Status.PENDING,
@@ -164,11 +167,13 @@ class OutgoingMessage(ConcurrentTransitionMixin, models.Model):
     def mark_skipped(self, reason: str = ""):
         self.closed_reason = reason[:200]
 
+    # The SMO's, on the outbox page (workflow.run).
     @transition(
         status,
         source=Status.FAILED,
         target=Status.PENDING,
-        custom={"label": "Retry", "hidden": True},
+        permission=smo_permission,
+        custom={"label": "Retry", "form": "plain"},
     )
     def retry(self):
         # A fresh set of attempts; the last error stays visible until one succeeds.

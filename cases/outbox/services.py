@@ -26,6 +26,14 @@ How it works:
   still pending OUTBOX_REQUEUE_AFTER_SECONDS after its creation or last hand-over:
   the broker was down at commit, the message was lost, or the worker was killed
   mid-send.
+- Every status change of a row is a step of its state machine
+  (OutgoingMessage.status), with its event on the case's chronology: the SMO's
+  retry goes through `workflow.run`; the worker's sent and failed steps through
+  `workflow.fire_locked`, since the worker already holds the row (SKIP LOCKED,
+  while it talks to the mail server) and `run` would lock it again. A message of
+  no case (a resident's receipt, a staff digest) has its record on the outbox
+  page, not a chronology; a reminder's and a document's "sent" event is the
+  one their kind writes (after_sent).
 - What is sent: receipts, status changes and documents are rendered when queued
   (the row holds the text). Reminders and digests are composed when sent, from
   the deadlines as they are then (cases.deadlines.reminders); one whose deadline
@@ -52,7 +60,7 @@ from django.utils.module_loading import import_string
 
 from ..models import OutgoingMessage
 from ..roles import Role, require_role
-from ..workflow import Refused
+from ..workflow import Refused, fire_locked, run
 
 log = logging.getLogger(__name__)
 
@@ -333,8 +341,14 @@ def message_deliver(*, message_id: int, today: dt.date | None = None) -> bool:
         message.subject = draft.subject[:250]
         message.attempts += 1
         message.last_attempt_at = timezone.now()
-        message.mark_sent()
-        message.save()
+        # The step's event: the kind's own words where it has them (a reminder's,
+        # a document's, written by after_sent), else the kernel's, on its case.
+        fire_locked(
+            message,
+            "mark_sent",
+            event=bool(message.case_id) and draft.after_sent is None,
+            summary=lambda *_: f"E-mailed to {message.recipient}: {message.subject}",
+        )
         if draft.after_sent is not None:
             draft.after_sent(message)
     return True
@@ -359,8 +373,17 @@ def message_record_failure(*, message_id: int, error: BaseException) -> int | No
         message.last_attempt_at = now
         message.last_error = text
         if not transient or message.attempts >= max_attempts():
-            message.mark_failed(text)
-            message.save()
+            fire_locked(
+                message,
+                "mark_failed",
+                text,
+                event=bool(message.case_id),
+                summary=lambda *_: (
+                    f"E-mail to {message.recipient} could not be sent: "
+                    f"{message.subject}"
+                ),
+                detail=text,
+            )
             log.error(
                 "outgoing message %s to %s failed after %s attempt(s): %s",
                 message.pk,
@@ -384,18 +407,29 @@ def message_record_failure(*, message_id: int, error: BaseException) -> int | No
 
 
 def message_retry(*, message: OutgoingMessage, actor) -> OutgoingMessage:
-    """Put a failed delivery back in the queue with a fresh set of attempts.
+    """Put a failed delivery back in the queue with a fresh set of attempts,
+    through the kernel (its `retry` step: lock, role, one event).
     Who: SMO staff (the outbox page). Raises Refused (another role, or the row is
     not failed: it was retried or sent meanwhile)."""
     require_role(actor, Role.SMO, doing="retry an e-mail")
-    with transaction.atomic():
-        message = OutgoingMessage.objects.select_for_update().get(pk=message.pk)
-        if not message.may_retry:
-            raise Refused("Only a failed delivery can be retried; this one is not.")
-        message.retry()
-        message.enqueued_at = timezone.now()
-        message.save()
-        transaction.on_commit(partial(message_enqueue, message.pk))
+    try:
+        message = run(
+            message,
+            "retry",
+            actor=actor,
+            fields={"enqueued_at": timezone.now()},
+            summary=lambda *_: (
+                f"E-mail to {message.recipient} put back in the queue: "
+                f"{message.subject}"
+            ),
+            effects=[lambda sent: message_enqueue(sent.pk)],
+        )
+    except Refused:
+        if not OutgoingMessage.objects.get(pk=message.pk).may_retry:
+            raise Refused(
+                "Only a failed delivery can be retried; this one is not."
+            ) from None
+        raise
     log.info("outgoing message %s retried by %s", message.pk, actor)
     return message
 

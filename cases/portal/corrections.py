@@ -12,9 +12,8 @@ from django.utils import timezone
 
 from ..humanize import human_datetime
 from ..roles import Role, require_role
-from ..timeline import record_event
 from ..uploads import ProcessedImage, process_photo_or_pdf, validate_upload_set
-from ..workflow import Refused
+from ..workflow import Refused, run
 from .models import CorrectionFile, CorrectionStatus, CorrectionSubmission
 from .services import record_portal_event
 
@@ -108,15 +107,36 @@ def _store_file(submission, item, upload) -> CorrectionFile:
     return stored
 
 
-def _pending(submission) -> CorrectionSubmission:
-    locked = (
-        CorrectionSubmission.objects.select_for_update()
-        .select_related("notice", "access__party", "access__case")
-        .get(pk=submission.pk)
+def _decide(submission, name, *, actor, reason="", summary, after=None):
+    """The SMO's decision on a proof, through the kernel (cases.workflow.run):
+    its lock, role and guards, one chronology event. Refused when it was
+    reviewed already, with no reason for a refusal, or for another role."""
+    try:
+        return run(
+            submission,
+            name,
+            actor=actor,
+            fields={
+                "decided_by": actor,
+                "decided_at": timezone.now(),
+                "reason": reason,
+            },
+            event_kind="portal",
+            summary=lambda label, was, now: summary(_sent_by(submission))[:300],
+            after=after,
+        )
+    except Refused:
+        current = CorrectionSubmission.objects.get(pk=submission.pk)
+        if current.status != CorrectionStatus.PENDING:
+            raise Refused("This proof of correction was reviewed already.") from None
+        raise
+
+
+def _sent_by(submission) -> str:
+    return (
+        f"Proof of correction {submission.pk} of NOV-{submission.notice_id} sent by "
+        f"{submission.access.party.name}"
     )
-    if locked.status != CorrectionStatus.PENDING:
-        raise Refused("This proof of correction was reviewed already.")
-    return locked
 
 
 @transaction.atomic
@@ -128,17 +148,11 @@ def correction_accept(
     through its state machine in the same step; a refusal there keeps the proof
     waiting. Who: SMO."""
     require_role(actor, Role.SMO, doing="review proof of correction")
-    locked = _pending(submission)
-    locked.status = CorrectionStatus.ACCEPTED
-    locked.decided_by, locked.decided_at = actor, timezone.now()
-    locked.save(update_fields=["status", "decided_by", "decided_at"])
-    record_event(
-        case=locked.access.case,
+    locked = _decide(
+        submission,
+        "accept",
         actor=actor,
-        kind="portal",
-        summary=f"Proof of correction {locked.pk} of NOV-{locked.notice_id} sent by "
-        f"{locked.access.party.name} accepted",
-        subject=locked,
+        summary=lambda words: f"{words} accepted",
     )
     if record_compliance:
         from enforcement.services.notices import notice_record_compliance
@@ -159,23 +173,16 @@ def correction_reject(*, submission, actor, reason: str) -> CorrectionSubmission
     """The SMO rejects the proof with a reason the respondent reads on their
     page. The notice's dates run on. Who: SMO."""
     require_role(actor, Role.SMO, doing="review proof of correction")
-    reason = (reason or "").strip()
-    if not reason:
+    reason = (reason or "").strip()[:2000]
+    if not reason:  # the step's guard says the same; here in the page's words
         raise Refused("Say why the proof is not accepted; the respondent reads it.")
-    locked = _pending(submission)
-    locked.status = CorrectionStatus.REJECTED
-    locked.decided_by, locked.decided_at = actor, timezone.now()
-    locked.reason = reason[:2000]
-    locked.save(update_fields=["status", "decided_by", "decided_at", "reason"])
-    record_event(
-        case=locked.access.case,
+    return _decide(
+        submission,
+        "reject",
         actor=actor,
-        kind="portal",
-        summary=f"Proof of correction {locked.pk} of NOV-{locked.notice_id} sent by "
-        f"{locked.access.party.name} not accepted: {locked.reason}"[:300],
-        subject=locked,
+        reason=reason,
+        summary=lambda words: f"{words} not accepted: {reason}",
     )
-    return locked
 
 
 def corrections_of(access):

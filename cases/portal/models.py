@@ -4,7 +4,10 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django_fsm import FSMField, transition
 
+from ..roles import smo_permission
+from ..workflow import guard
 from .codes import grouped
 
 
@@ -99,6 +102,25 @@ class SentFromThePage(models.Model):
         abstract = True
         ordering = ["-submitted_at", "-id"]
 
+    @property
+    def case(self):
+        """The case it was sent about (the chronology's home for its steps)."""
+        return self.access.case
+
+
+def _has_reason(request) -> bool:
+    return bool((request.reason or "").strip())
+
+
+@guard("say why the proof is not accepted; the respondent reads it")
+def proof_refusal_has_reason(submission) -> bool:
+    return _has_reason(submission)
+
+
+@guard("say why the change is declined; the respondent reads it")
+def decline_has_reason(request) -> bool:
+    return _has_reason(request)
+
 
 class ContactChangeStatus(models.TextChoices):
     PENDING = "pending", "Waiting for the Stormwater Management Officer's review"
@@ -117,7 +139,7 @@ class ContactChangeRequest(SentFromThePage):
     mailing_address = models.TextField(blank=True)
     email = models.EmailField(blank=True)
     phone = models.CharField(max_length=40, blank=True)
-    status = models.CharField(
+    status = FSMField(
         max_length=10,
         choices=ContactChangeStatus.choices,
         default=ContactChangeStatus.PENDING,
@@ -134,6 +156,28 @@ class ContactChangeRequest(SentFromThePage):
             for name in ("mailing_address", "email", "phone")
             if getattr(self, name).strip()
         }
+
+    # --- the SMO's decision (cases.portal.services, through the kernel) ----------
+    @transition(
+        status,
+        source=ContactChangeStatus.PENDING,
+        target=ContactChangeStatus.CONFIRMED,
+        permission=smo_permission,
+        custom={"label": "Confirm the new details", "form": "plain"},
+    )
+    def confirm(self):
+        pass
+
+    @transition(
+        status,
+        source=ContactChangeStatus.PENDING,
+        target=ContactChangeStatus.DECLINED,
+        permission=smo_permission,
+        conditions=[decline_has_reason],
+        custom={"label": "Decline", "form": "reason"},
+    )
+    def decline(self):
+        pass
 
 
 class CorrectionStatus(models.TextChoices):
@@ -157,7 +201,7 @@ class CorrectionSubmission(SentFromThePage):
         related_name="correction_submissions",
     )
     statement = models.TextField(blank=True)
-    status = models.CharField(
+    status = FSMField(
         max_length=10,
         choices=CorrectionStatus.choices,
         default=CorrectionStatus.PENDING,
@@ -177,6 +221,28 @@ class CorrectionSubmission(SentFromThePage):
     @property
     def is_pending(self) -> bool:
         return self.status == CorrectionStatus.PENDING
+
+    # --- the SMO's review (cases.portal.corrections, through the kernel) ---------
+    @transition(
+        status,
+        source=CorrectionStatus.PENDING,
+        target=CorrectionStatus.ACCEPTED,
+        permission=smo_permission,
+        custom={"label": "Accept the proof", "form": "plain"},
+    )
+    def accept(self):
+        pass
+
+    @transition(
+        status,
+        source=CorrectionStatus.PENDING,
+        target=CorrectionStatus.REJECTED,
+        permission=smo_permission,
+        conditions=[proof_refusal_has_reason],
+        custom={"label": "Do not accept", "form": "reason"},
+    )
+    def reject(self):
+        pass
 
 
 class CorrectionFile(models.Model):

@@ -12,7 +12,7 @@ from django.utils import timezone
 from ..models import CaseEvent
 from ..roles import Role, require_role
 from ..timeline import record_event
-from ..workflow import Refused
+from ..workflow import Refused, run
 from . import codes
 from .models import PortalAccess
 
@@ -207,52 +207,75 @@ def contact_request_submit(
     return request
 
 
+def _contact_decide(request, name, *, actor, reason="", summary=None, after=None):
+    """The SMO's decision on a change of contact details, through the kernel
+    (cases.workflow.run). Refused when it was dealt with already."""
+    from .models import ContactChangeRequest, ContactChangeStatus
+
+    try:
+        return run(
+            request,
+            name,
+            actor=actor,
+            fields={
+                "decided_by": actor,
+                "decided_at": timezone.now(),
+                "reason": reason,
+            },
+            event_kind="portal",
+            summary=summary,
+            after=after,
+        )
+    except Refused:
+        current = ContactChangeRequest.objects.get(pk=request.pk)
+        if current.status != ContactChangeStatus.PENDING:
+            raise Refused("This request was dealt with already.") from None
+        raise
+
+
 @transaction.atomic
 def contact_request_confirm(*, request, actor):
     """The SMO confirms: the party's details change (cases.services
     party_update_details, with the party's history), the request is closed."""
     from ..services import party_update_details
-    from .models import ContactChangeRequest, ContactChangeStatus
 
     require_role(actor, Role.SMO, doing="confirm contact details")
-    request = ContactChangeRequest.objects.select_for_update().get(pk=request.pk)
-    if request.status != ContactChangeStatus.PENDING:
-        raise Refused("This request was dealt with already.")
-    party_update_details(
-        case=request.access.case,
-        party=request.access.party,
+
+    def update_party(locked):
+        party_update_details(
+            case=locked.access.case,
+            party=locked.access.party,
+            actor=actor,
+            **locked.changes(),
+        )
+
+    return _contact_decide(
+        request,
+        "confirm",
         actor=actor,
-        **request.changes(),
+        summary=lambda label, was, now: (
+            f"Change of contact details asked by {request.access.party.name} confirmed"
+        )[:300],
+        after=update_party,
     )
-    request.status = ContactChangeStatus.CONFIRMED
-    request.decided_by, request.decided_at = actor, timezone.now()
-    request.save(update_fields=["status", "decided_by", "decided_at"])
-    return request
 
 
 @transaction.atomic
 def contact_request_decline(*, request, actor, reason: str):
-    from .models import ContactChangeRequest, ContactChangeStatus
-
     require_role(actor, Role.SMO, doing="decline contact details")
-    if not (reason or "").strip():
+    reason = (reason or "").strip()
+    if not reason:  # the step's guard says the same; here in the page's words
         raise Refused("Say why the change is declined; the respondent reads it.")
-    request = ContactChangeRequest.objects.select_for_update().get(pk=request.pk)
-    if request.status != ContactChangeStatus.PENDING:
-        raise Refused("This request was dealt with already.")
-    request.status = ContactChangeStatus.DECLINED
-    request.decided_by, request.decided_at = actor, timezone.now()
-    request.reason = reason.strip()
-    request.save(update_fields=["status", "decided_by", "decided_at", "reason"])
-    record_event(
-        case=request.access.case,
+    return _contact_decide(
+        request,
+        "decline",
         actor=actor,
-        kind="portal",
-        summary=f"Change of contact details asked by {request.access.party.name} "
-        f"declined: {request.reason}"[:300],
-        subject=request,
+        reason=reason,
+        summary=lambda label, was, now: (
+            f"Change of contact details asked by {request.access.party.name} "
+            f"declined: {reason}"
+        )[:300],
     )
-    return request
 
 
 # --- e-mail reminders of the party's own dates ---------------------------------
