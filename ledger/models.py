@@ -7,11 +7,12 @@ the Justice Court imposed (§ 132-13 B, R-PEN-1..3). Payments are recorded one b
 one against a charge; a payment entered by mistake is voided with its reason,
 never deleted. What remains is always computed from the payments not voided."""
 
+import datetime as dt
 from decimal import Decimal
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q, Sum
+from django.db.models import F, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 
@@ -52,6 +53,30 @@ class ChargeQuerySet(models.QuerySet):
             paid_total=Sum(
                 "payments__amount", filter=Q(payments__voided_at__isnull=True)
             )
+        )
+
+    def past_due(self, today: dt.date):
+        """The SQL form of `Charge.is_past_due` (the SMO's queue counts and
+        heads in the database): due before `today`, a balance left, neither
+        cancelled, written off nor referred, and no appeal of its notice pending
+        (R-APL-2). `tests/ledger/test_past_due.py` holds the two forms equal."""
+        from enforcement.models import NoticeOfViolation, NoticeStatus
+
+        return (
+            self.with_paid()
+            .filter(
+                due_on__lt=today,
+                written_off_at__isnull=True,
+                referred_on__isnull=True,
+            )
+            .filter(Q(paid_total__isnull=True) | Q(paid_total__lt=F("amount")))
+            .exclude(
+                Q(kind=ChargeKind.NOV_FINE)
+                & Q(
+                    notice__status__in=(NoticeStatus.WITHDRAWN, NoticeStatus.SUPERSEDED)
+                )
+            )
+            .exclude(notice__in=NoticeOfViolation.objects.with_pending_appeal())
         )
 
 

@@ -9,6 +9,8 @@ from .. import selectors
 
 register = template.Library()
 
+PAST_DUE_ON_DASHBOARD = 10
+
 
 def settled_words(charges) -> str:
     """Whether the case may be resolved as far as money goes, in words."""
@@ -49,6 +51,8 @@ def smo_past_due_queue(context):
     """The SMO's work queue: charges past due, each offering "Refer to the
     Justice Court" (issue 27)."""
     rows = selectors.past_due_charges()
+    head = list(rows[:PAST_DUE_ON_DASHBOARD])
+    count = len(head) if len(head) < PAST_DUE_ON_DASHBOARD else rows.count()
     return render_panel(
-        context, "ledger/_past_due_queue.html", {"rows": rows[:10], "count": len(rows)}
+        context, "ledger/_past_due_queue.html", {"rows": head, "count": count}
     )
