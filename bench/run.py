@@ -235,9 +235,9 @@ def measure_annual(runs: int = 5):
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from cases.annual.selectors import annual_counts
-    from cases.annual.year import ReportingYear
     from cases.models import Report
+    from reporting.annual.selectors import annual_counts
+    from reporting.annual.year import ReportingYear
 
     latest = Report.objects.aggregate(last=Max("received_at"))["last"]
     year = min(

@@ -34,7 +34,7 @@ STAFF_NAV = (
     NavItem("Ledger", "ledger:list", (Role.SMO, Role.CLERK)),
     # R-ADM-1: the SMO records them; every member of staff may read who acts.
     NavItem("Delegations", "cases:delegations", tuple(Role)),
-    NavItem("Annual report", "cases:annual:index", (Role.SMO, Role.CLERK)),
+    NavItem("Annual report", "annual:index", (Role.SMO, Role.CLERK)),
 )
 
 PUBLIC_NAV = (

@@ -9,7 +9,7 @@ fields (closing reason, exempt category, agency, merged into) hold the outcome,
 the chronology records it, the resident's status page and status e-mail follow
 it (cases.reports.public_status), the Open311 feed says "closed", a referral's
 answer can be recorded later on the case page, and the annual report counts it
-as a triage outcome (cases.annual.selectors.TRIAGE_OUTCOMES) — none of which a
+as a triage outcome (reporting.annual.selectors.TRIAGE_OUTCOMES) — none of which a
 field on the report would give. Nothing is saved when one of them raises."""
 
 from django.db import transaction

@@ -1,4 +1,4 @@
-from django.urls import include, path
+from django.urls import path
 
 from .exports import export_paths
 from .portal import staff_views as portal_staff
@@ -20,7 +20,6 @@ urlpatterns = [
         delegations.delegation_end_view,
         name="delegation_end",
     ),
-    path("annual/", include("cases.annual.urls")),
     path("cases/", staff.case_list, name="list"),
     *export_paths("cases/export", staff.case_export, "export"),
     path("cases/new/", staff.case_new, name="new"),

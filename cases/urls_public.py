@@ -1,4 +1,4 @@
-from django.urls import include, path
+from django.urls import path
 
 from .views import public, reports
 
@@ -10,5 +10,4 @@ urlpatterns = [
     path("report/", reports.report_new, name="report"),
     path("report/done/", reports.report_done, name="report_done"),
     path("status/", reports.status, name="status"),
-    path("annual-report/", include("cases.annual.urls_public")),
 ]

@@ -8,7 +8,7 @@ class LedgerConfig(AppConfig):
     def ready(self):
         # The lower apps ask the ledger through registries they own (STYLE.md,
         # "Layers"): enforcement (a notice's fine, an invoice, its payments), the
-        # case's resolve guard, the annual report's money lines.
+        # case's resolve guard.
         from . import confirmations, documents, hooks  # noqa: F401 (they register)
 
         hooks.register_all()

@@ -130,16 +130,13 @@ def owed_on_case(case):
 
 def register_all():
     from cases import balances
-    from cases.annual import sources
     from cases.selectors import register_panel_records
     from enforcement import charges
 
-    from .annual import money_lines
     from .selectors import case_charge_sets
 
     balances.register(owed_on_case)
     register_panel_records(case_charge_sets)
-    sources.register(money_lines)
 
     charges.register("notice_issued", charge_for_notice)
     charges.register("remedy_invoiced", charge_for_remedy)

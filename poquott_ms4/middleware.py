@@ -81,7 +81,7 @@ PUBLIC_READ_VIEWS = frozenset(
         "open311:request",
         "open311:token",
         "public_map:reports",
-        "public:annual:pdf",
+        "public_annual:pdf",
     }
 )
 READ_METHODS = ("GET", "HEAD")

@@ -10,11 +10,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.annual.year import ReportingYear
 from cases.models import Report
 from cases.reports.services import report_submit
 from cases.services import case_open_from_reports
 from cases.uploads import process_image_upload
+from reporting.annual.year import ReportingYear
 from tests.conftest import browser_sign_in
 from tests.reports.helpers import category, png_bytes, upload
 
@@ -124,9 +124,7 @@ def test_the_main_pages_break_no_rule_of_the_csp(browser_page, smo_user, size):
         _thumbnails_at_most_120(page, url)
         if url == reverse("cases:triage"):
             assert in_triage.tracking_code in page.get_by_role("main").inner_text()
-    violations += _visit(
-        page, reverse("cases:annual:year", args=[year.start_year]), seen
-    )
+    violations += _visit(page, reverse("annual:year", args=[year.start_year]), seen)
     assert page.locator("svg.chart").count() == 3
     violations += _visit(
         page, reverse("documents:sample_preview", args=["annual_report"]), seen
@@ -143,7 +141,7 @@ def test_the_charts_are_readable_on_a_390_px_phone(browser_page, smo_user):
     page = browser_page
     page.set_viewport_size(SIZES["phone"])
     browser_sign_in(page, smo_user.username)
-    page.goto(reverse("cases:annual:year", args=[year.start_year]))
+    page.goto(reverse("annual:year", args=[year.start_year]))
     texts = page.evaluate(CHART_TEXTS)
     assert len(texts) > 20
     small = [t for t in texts if t["px"] < 11]

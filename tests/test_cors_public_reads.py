@@ -29,7 +29,7 @@ def test_the_public_reads_are_the_routes_they_claim():
     assert {resolve(url.split("?")[0]).view_name for url in PUBLIC_READS} <= (
         PUBLIC_READ_VIEWS
     )
-    assert reverse("public:annual:pdf", args=[1]) == "/annual-report/1/pdf/"
+    assert reverse("public_annual:pdf", args=[1]) == "/annual-report/1/pdf/"
 
 
 @pytest.mark.parametrize("url", PUBLIC_READS)

@@ -45,10 +45,6 @@ from PIL import Image
 from pypdf import PdfWriter
 
 from cases import services as case_services
-from cases.annual import services as annual_services
-from cases.annual.models import AnnualReport
-from cases.annual.selectors import annual_counts
-from cases.annual.year import ReportingYear
 from cases.deadlines import ical
 from cases.deadlines.services import add_office_closure
 from cases.delegations import delegation_grant
@@ -118,6 +114,10 @@ from jobs import services as job_services
 from jobs.models import Job
 from ledger import court
 from ledger.models import Charge, CourtReferral, Payment
+from reporting.annual import services as annual_services
+from reporting.annual.models import AnnualReport
+from reporting.annual.selectors import annual_counts
+from reporting.annual.year import ReportingYear
 from tests.annual import conftest as annual_conftest
 from tests.conftest import make_user
 from tests.enforcement.conftest import hearing_notice_sent, issued_notice_of_hearing
@@ -689,9 +689,9 @@ def password_reset_links():
 DOCUMENTS = pk_of(IssuedDocument, by=("kind", "status"))
 FILL = {
     # the public site
-    "public:annual:detail": pk_of(AnnualReport),
-    "public:annual:pdf": pk_of(AnnualReport),
-    "public:annual:comment": pk_of(AnnualReport, limit=1),  # POST
+    "public_annual:detail": pk_of(AnnualReport),
+    "public_annual:pdf": pk_of(AnnualReport),
+    "public_annual:comment": pk_of(AnnualReport, limit=1),  # POST
     # the respondent's pages (without their session: back to the code form)
     "portal_appeal:new": pk_of(NoticeOfViolation, key="notice_pk"),
     "portal_appeal:receipt": pk_of(Appeal),
@@ -715,14 +715,14 @@ FILL = {
     "jobs:download": pk_of(Job),
     # cases, delegations, the annual report
     "cases:delegation_end": pk_of(Delegation),  # POST
-    "cases:annual:frozen": pk_of(AnnualReport),
-    "cases:annual:frozen_csv": pk_of(AnnualReport),
-    "cases:annual:step": first_of(AnnualReport, transition="publish"),  # POST
-    "cases:annual:comment_add": pk_of(AnnualReport, limit=1),  # POST
-    "cases:annual:year": annual_years,
-    "cases:annual:year_csv": annual_years,
-    "cases:annual:freeze": lambda: annual_years()[:1],  # POST
-    "cases:annual:count": annual_metrics,
+    "annual:frozen": pk_of(AnnualReport),
+    "annual:frozen_csv": pk_of(AnnualReport),
+    "annual:step": first_of(AnnualReport, transition="publish"),  # POST
+    "annual:comment_add": pk_of(AnnualReport, limit=1),  # POST
+    "annual:year": annual_years,
+    "annual:year_csv": annual_years,
+    "annual:freeze": lambda: annual_years()[:1],  # POST
+    "annual:count": annual_metrics,
     "cases:detail": case_number(),
     "cases:edit": case_number(),
     "cases:transition": case_transitions,

@@ -1,4 +1,3 @@
-from ..annual.models import AnnualReport, AnnualReportComment, AnnualReportStatus
 from ..portal.models import (
     ContactChangeRequest,
     CorrectionFile,
@@ -33,9 +32,6 @@ from .reports import ApiKey, Report, ReportNotification, ReportPhoto
 __all__ = [
     "CLOSED_WITHOUT_DUTY",
     "CLOSED_STATUSES",
-    "AnnualReport",
-    "AnnualReportComment",
-    "AnnualReportStatus",
     "ApiKey",
     "AppendOnlyError",
     "Attachment",

@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "inspections",
     "enforcement",
     "ledger",
+    "reporting",  # the annual report and the maps (above every case app)
     "jobs",
 ]
 

@@ -15,7 +15,6 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from cases.annual.year import ReportingYear
 from cases.models import CaseKind, CaseParty, Premises, Report
 from cases.reports.services import report_submit
 from cases.services import (
@@ -30,6 +29,7 @@ from enforcement.services import notices as notice_services
 from inspections import services as fieldwork
 from ledger import services as ledger_services
 from ledger.models import Charge
+from reporting.annual.year import ReportingYear
 from tests.api_keys import known_key
 from tests.enforcement.conftest import schedule_hearing, village_day
 

@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from cases.annual.year import ReportingYear
+from reporting.annual.year import ReportingYear
 from tests.conftest import browser_sign_in
 from tests.enforcement.test_browser_hearing import render_pending
 from tests.enforcement.test_browser_remedies import (
@@ -70,7 +70,7 @@ def test_the_smo_freezes_publishes_and_finishes_the_annual_report(
     final_day = max(
         today + dt.timedelta(days=31), ReportingYear(year.start_year + 1).first_day
     )
-    monkeypatch.setattr("cases.annual.models.today", lambda: final_day)
+    monkeypatch.setattr("reporting.annual.models.today", lambda: final_day)
     page.reload()
     take_step(
         page,

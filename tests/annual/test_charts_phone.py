@@ -5,8 +5,8 @@ chart scales down with its column (at most 366 px there: 390 less the page's
 
 import xml.etree.ElementTree as ET
 
-from cases.annual import charts
-from cases.annual.charts import Series, bar_chart, label_step, report_charts
+from reporting.annual import charts
+from reporting.annual.charts import Series, bar_chart, label_step, report_charts
 
 SVG = "{http://www.w3.org/2000/svg}"
 PHONE_COLUMN_PX = 390 - 2 * 12

@@ -9,8 +9,8 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from cases.annual.selectors import annual_counts
-from cases.annual.year import ReportingYear, UnknownYear
+from reporting.annual.selectors import annual_counts
+from reporting.annual.year import ReportingYear, UnknownYear
 
 from .conftest import eliminate, local
 

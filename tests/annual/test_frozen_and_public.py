@@ -12,12 +12,12 @@ from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
 
-from cases.annual import services
-from cases.annual.models import AnnualReport
-from cases.annual.year import ReportingYear
 from cases.documents.services import document_render
 from cases.models import CaseKind, IssuedDocument
 from cases.services import case_update_details
+from reporting.annual import services
+from reporting.annual.models import AnnualReport
+from reporting.annual.year import ReportingYear
 from tests.steps import confirmed
 
 from .conftest import REPORTER, RESPONDENT
@@ -109,7 +109,7 @@ def test_the_pdf_has_the_counts_and_no_personal_data(a_year, smo_user):
 
 def on_day(monkeypatch, day: dt.date) -> None:
     """The annual report's today (whether it may be made final) is `day`."""
-    monkeypatch.setattr("cases.annual.models.today", lambda: day)
+    monkeypatch.setattr("reporting.annual.models.today", lambda: day)
 
 
 def publish(report, smo, opens=None, closes=None):
@@ -127,19 +127,19 @@ def test_the_public_draft_page_and_pdf_have_counts_and_charts_only(
 ):
     report = freeze(smo_user)
     assert (
-        client.get(reverse("public:annual:detail", args=[report.pk])).status_code == 404
+        client.get(reverse("public_annual:detail", args=[report.pk])).status_code == 404
     )
     rendered(report)
     report = publish(report, smo_user)
-    listing = text_of(client.get(reverse("public:annual:list")))
+    listing = text_of(client.get(reverse("public_annual:list")))
     assert "Draft published for public comment" in listing
-    page = client.get(reverse("public:annual:detail", args=[report.pk]))
+    page = client.get(reverse("public_annual:detail", args=[report.pk]))
     body = text_of(page)
     assert page.status_code == 200
     assert "Reports received" in body and "<svg" in body
     assert "Comment period" in body
     document = rendered(report)
-    pdf = client.get(reverse("public:annual:pdf", args=[report.pk]))
+    pdf = client.get(reverse("public_annual:pdf", args=[report.pk]))
     assert pdf.status_code == 200
     text = pdf_text(document)
     assert "Draft for public comment" in text
@@ -159,7 +159,7 @@ def test_comments_are_recorded_with_their_date_and_the_final_lists_their_summary
     rendered(report)
     today = timezone.localdate()
     response = smo_client.post(
-        reverse("cases:annual:comment_add", args=[report.pk]),
+        reverse("annual:comment_add", args=[report.pk]),
         {
             "received_on": today.isoformat(),
             "commenter": "Lee Neighbor",
@@ -169,13 +169,13 @@ def test_comments_are_recorded_with_their_date_and_the_final_lists_their_summary
     assert response.status_code == 302
     # a member of the public through the form
     response = client.post(
-        reverse("public:annual:comment", args=[report.pk]), {"text": "Thank you."}
+        reverse("public_annual:comment", args=[report.pk]), {"text": "Thank you."}
     )
     assert response.status_code == 302
     assert [c.received_on for c in report.comments.all()] == [today, today]
     # bad input: no text → the page again with the message, nothing stored
     response = smo_client.post(
-        reverse("cases:annual:comment_add", args=[report.pk]),
+        reverse("annual:comment_add", args=[report.pk]),
         {"received_on": "not a date", "text": ""},
     )
     assert response.status_code == 200
@@ -187,7 +187,7 @@ def test_comments_are_recorded_with_their_date_and_the_final_lists_their_summary
         max(report.comment_closes_on + dt.timedelta(days=1), dt.date(2027, 3, 10)),
     )
     # finalizing without a summary is refused, with the user's input kept
-    step = reverse("cases:annual:step", args=[report.pk, "finalize"])
+    step = reverse("annual:step", args=[report.pk, "finalize"])
     response = smo_client.post(
         step, confirmed("finalize", {"finalize-comment_summary": ""})
     )
@@ -208,7 +208,7 @@ def test_comments_are_recorded_with_their_date_and_the_final_lists_their_summary
     assert "Final report" in text
     assert "Two comments: map more outfalls; thanks." in text
     assert "Lee Neighbor" not in text
-    public = text_of(client.get(reverse("public:annual:detail", args=[report.pk])))
+    public = text_of(client.get(reverse("public_annual:detail", args=[report.pk])))
     assert "Two comments: map more outfalls; thanks." in public
     assert "Lee Neighbor" not in public
 
@@ -218,7 +218,7 @@ def test_publishing_asks_for_a_comment_period_in_order_and_a_confirmation(
 ):
     report = freeze(smo_user)
     rendered(report)
-    step = reverse("cases:annual:step", args=[report.pk, "publish"])
+    step = reverse("annual:step", args=[report.pk, "publish"])
     data = {
         "publish-comment_opens_on": "2026-12-10",
         "publish-comment_closes_on": "2026-12-01",
@@ -242,12 +242,12 @@ def test_publishing_asks_for_a_comment_period_in_order_and_a_confirmation(
 
 
 def test_the_staff_page_links_each_count_to_its_records(a_year, smo_client):
-    page = smo_client.get(reverse("cases:annual:index"))
+    page = smo_client.get(reverse("annual:index"))
     body = text_of(page)
     assert page.status_code == 200
     assert "March 10, 2026 – March 9, 2027" in body
     assert "<svg" in body
-    drill = reverse("cases:annual:count", args=[2026, "discharge_eliminated"])
+    drill = reverse("annual:count", args=[2026, "discharge_eliminated"])
     assert drill in body
     listing = smo_client.get(drill)
     text = text_of(listing)
@@ -255,15 +255,13 @@ def test_the_staff_page_links_each_count_to_its_records(a_year, smo_client):
         assert case.get_absolute_url() in text
     assert "eliminated Jun 1, 2026" in text
     assert (
-        smo_client.get(
-            reverse("cases:annual:count", args=[2026, "nonsense"])
-        ).status_code
+        smo_client.get(reverse("annual:count", args=[2026, "nonsense"])).status_code
         == 404
     )
 
 
 def test_the_csv_has_every_count_with_its_definition(a_year, smo_user, smo_client):
-    response = smo_client.get(reverse("cases:annual:year_csv", args=[2026]))
+    response = smo_client.get(reverse("annual:year_csv", args=[2026]))
     content = response.content.decode("utf-8")
     assert content.startswith("\ufeff")
     reader = csv.DictReader(io.StringIO(content.lstrip("\ufeff")))
@@ -273,7 +271,7 @@ def test_the_csv_has_every_count_with_its_definition(a_year, smo_user, smo_clien
     assert rows["Median days from report to elimination"]["value"] == "76.0"
     assert all(r["definition"] for r in rows.values())
     report = freeze(smo_user)
-    frozen = smo_client.get(reverse("cases:annual:frozen_csv", args=[report.pk]))
+    frozen = smo_client.get(reverse("annual:frozen_csv", args=[report.pk]))
     frozen_rows = {
         r["metric"]: r
         for r in csv.DictReader(io.StringIO(frozen.content.decode().lstrip("\ufeff")))
@@ -286,26 +284,23 @@ def test_an_unknown_or_malformed_year_is_a_clear_message(smo_client, year):
     response = smo_client.get(f"/staff/annual/{year}/")
     assert response.status_code == 400
     assert "reporting year" in text_of(response)
-    response = smo_client.get(reverse("cases:annual:index"), {"year": year})
+    response = smo_client.get(reverse("annual:index"), {"year": year})
     assert response.status_code == 400
 
 
 def test_a_year_without_records_shows_zeros(smo_client):
-    response = smo_client.get(reverse("cases:annual:year", args=[2012]))
+    response = smo_client.get(reverse("annual:year", args=[2012]))
     assert response.status_code == 200
     assert "every count is zero" in text_of(response)
 
 
 def test_the_clerk_reads_the_smo_writes(a_year, clerk_client, client, smo_user):
-    assert clerk_client.get(reverse("cases:annual:index")).status_code == 200
-    body = text_of(clerk_client.get(reverse("cases:annual:index")))
+    assert clerk_client.get(reverse("annual:index")).status_code == 200
+    body = text_of(clerk_client.get(reverse("annual:index")))
     assert "Freeze this report" not in body
-    assert (
-        clerk_client.post(reverse("cases:annual:freeze", args=[2026])).status_code
-        == 403
-    )
+    assert clerk_client.post(reverse("annual:freeze", args=[2026])).status_code == 403
     client.logout()
-    assert client.get(reverse("cases:annual:index")).status_code == 302
+    assert client.get(reverse("annual:index")).status_code == 302
     assert AnnualReport.objects.count() == 0
 
 
@@ -314,7 +309,7 @@ def test_the_navigation_links_the_report_for_smo_and_clerk(
 ):
     from cases.navigation import nav_for
 
-    url = reverse("cases:annual:index")
+    url = reverse("annual:index")
     assert url in [i["url"] for i in nav_for(smo_user)["staff"]]
     assert url in [i["url"] for i in nav_for(clerk_user)["staff"]]
     assert url not in [i["url"] for i in nav_for(inspector_user)["staff"]]
@@ -322,7 +317,7 @@ def test_the_navigation_links_the_report_for_smo_and_clerk(
 
 def finalize_step(smo_client, report):
     return smo_client.post(
-        reverse("cases:annual:step", args=[report.pk, "finalize"]),
+        reverse("annual:step", args=[report.pk, "finalize"]),
         confirmed(
             "finalize",
             {"expected_status": "published", "finalize-comment_summary": "None."},
@@ -389,7 +384,7 @@ def test_freeze_is_not_offered_once_the_year_is_final(
 ):
     report = freeze(smo_user)
     rendered(report)
-    year_page = reverse("cases:annual:year", args=[2026])
+    year_page = reverse("annual:year", args=[2026])
     assert "Freeze this report" in text_of(smo_client.get(year_page))
     report = publish(
         report, smo_user, opens=dt.date(2026, 12, 1), closes=dt.date(2026, 12, 31)
@@ -402,7 +397,7 @@ def test_freeze_is_not_offered_once_the_year_is_final(
     assert "The report of this year is final" in page
     assert report.get_absolute_url() in page
     # a forged POST is refused with the reason, and nothing is frozen
-    response = smo_client.post(reverse("cases:annual:freeze", args=[2026]), follow=True)
+    response = smo_client.post(reverse("annual:freeze", args=[2026]), follow=True)
     assert "is final: it is not frozen again" in text_of(response)
     assert AnnualReport.objects.filter(year=2026).count() == 1
 

@@ -9,10 +9,10 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from cases.annual.selectors import annual_counts
-from cases.annual.year import ReportingYear
 from ledger.demo import DEMO_SUMMARY
 from ledger.models import Charge
+from reporting.annual.selectors import annual_counts
+from reporting.annual.year import ReportingYear
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +52,7 @@ def test_the_money_lines_equal_the_ledger_export_of_the_year(client):
     assert counts["cost_recovered"].value == Decimal("475.50")
     # Each line links to its rows.
     page = client.get(
-        reverse("cases:annual:count", args=[str(year), "cost_recovered"])
+        reverse("annual:count", args=[str(year), "cost_recovered"])
     ).content.decode()
     assert (
         "$475.50" in page

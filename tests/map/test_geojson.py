@@ -254,7 +254,7 @@ def test_the_public_geojson_names_no_reporter_and_no_respondent(
 def test_a_crowded_layer_says_it_was_cut_and_hides_no_other_layer(
     smo_client, places, monkeypatch
 ):
-    from cases.map import geo
+    from reporting.map import geo
 
     monkeypatch.setattr(geo, "MAX_FEATURES", 1)
     doc = json.loads(smo_client.get(POINTS).content)

@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from django.utils import timezone
 
-from ..documents.contracts import (
+from cases.documents.contracts import (
     DocumentFacts,
     DocumentKind,
     Recipient,
@@ -21,8 +21,9 @@ from ..documents.contracts import (
     blank,
     village_contact,
 )
-from ..documents.registry import register
-from ..documents.samples import sample_common
+from cases.documents.registry import register
+from cases.documents.samples import sample_common
+
 from .charts import report_charts
 from .year import ReportingYear
 
@@ -182,7 +183,7 @@ def sample_annual_report() -> AnnualReportFacts:
 @register(
     DocumentKind.ANNUAL_REPORT,
     facts=AnnualReportFacts,
-    source="cases.annualreport",
+    source="reporting.annualreport",
     sample=sample_annual_report,
     case_of=lambda report: None,
 )

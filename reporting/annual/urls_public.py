@@ -2,7 +2,7 @@ from django.urls import path
 
 from . import views
 
-app_name = "annual"
+app_name = "public_annual"
 
 urlpatterns = [
     path("", views.public_list, name="list"),

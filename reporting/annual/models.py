@@ -9,9 +9,9 @@ from django.db import models
 from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
-from ..humanize import human_short_date
-from ..roles import smo_permission
-from ..workflow import guard
+from cases.humanize import human_short_date
+from cases.roles import smo_permission
+from cases.workflow import guard
 
 
 def today() -> dt.date:
@@ -62,6 +62,7 @@ class AnnualReport(ConcurrentTransitionMixin, models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        db_table = "cases_annualreport"  # the table it had in cases (issue 30)
         ordering = ["-year", "-version"]
         constraints = [
             models.UniqueConstraint(
@@ -75,7 +76,7 @@ class AnnualReport(ConcurrentTransitionMixin, models.Model):
     def get_absolute_url(self) -> str:
         from django.urls import reverse
 
-        return reverse("cases:annual:frozen", args=[self.pk])
+        return reverse("annual:frozen", args=[self.pk])
 
     @property
     def number(self) -> str:
@@ -213,6 +214,7 @@ class AnnualReportComment(models.Model):
     recorded_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        db_table = "cases_annualreportcomment"
         ordering = ["received_on", "id"]
 
     def __str__(self):

@@ -16,11 +16,12 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from ..documents.contracts import DocumentKind
-from ..humanize import human_datetime, human_long_date
-from ..models import CaseEvent
-from ..roles import Role, require_role
-from ..workflow import Reason, Refused, refusal_text, run
+from cases.documents.contracts import DocumentKind
+from cases.humanize import human_datetime, human_long_date
+from cases.models import CaseEvent
+from cases.roles import Role, require_role
+from cases.workflow import Reason, Refused, refusal_text, run
+
 from .models import AnnualReport, AnnualReportComment, AnnualReportStatus
 from .selectors import AnnualCounts, annual_counts
 from .year import ReportingYear
@@ -131,7 +132,7 @@ def _when(moment) -> str:
 
 
 def _record(report, actor, summary: str, *, by=CaseEvent.ActorKind.SYSTEM) -> None:
-    from ..timeline import record_event
+    from cases.timeline import record_event
 
     record_event(
         case=None,
@@ -146,8 +147,8 @@ def _record(report, actor, summary: str, *, by=CaseEvent.ActorKind.SYSTEM) -> No
 def annual_issue_document(*, report: AnnualReport, actor):
     """Issue the PDF of `report` as it stands (frozen, published or final): a new
     version of the document superseding the last one. Who: SMO staff."""
-    from ..documents import services as documents
-    from ..documents.selectors import latest_document
+    from cases.documents import services as documents
+    from cases.documents.selectors import latest_document
 
     latest = latest_document(report, DocumentKind.ANNUAL_REPORT)
     if latest is not None and not latest.is_issued:

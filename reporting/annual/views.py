@@ -10,12 +10,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from ..documents.contracts import DocumentKind
-from ..documents.selectors import documents_of, latest_document
-from ..documents.services import document_verify
-from ..exports import Column, csv_lines
-from ..roles import CASE_READERS, CASE_WRITERS, has_role, role_required
-from ..views.actions import action_forms, attempt, take_step
+from cases.documents.contracts import DocumentKind
+from cases.documents.selectors import documents_of, latest_document
+from cases.documents.services import document_verify
+from cases.exports import Column, csv_lines
+from cases.roles import CASE_READERS, CASE_WRITERS, has_role, role_required
+from cases.views.actions import action_forms, attempt, take_step
+
 from . import services
 from .charts import report_charts
 from .forms import STEP_FORMS, PublicCommentForm, StaffCommentForm
@@ -62,7 +63,7 @@ def _years(current: ReportingYear, chosen: ReportingYear) -> list[dict]:
     return [
         {
             "year": y,
-            "url": reverse("cases:annual:year", args=[y.start_year]),
+            "url": reverse("annual:year", args=[y.start_year]),
             "chosen": y == chosen,
         }
         for y in (ReportingYear(current.start_year - n) for n in range(6))
@@ -77,7 +78,7 @@ def index(request):
         year, page = _year_or_page(request, chosen)
         if page is not None:
             return page
-        return redirect("cases:annual:year", year.start_year)
+        return redirect("annual:year", year.start_year)
     return _year_page(request, ReportingYear.current())
 
 
@@ -171,7 +172,7 @@ def freeze(request, year):
         success=f"The report of {year} is frozen as of now; its PDF is being made.",
     )
     if report is None:
-        return redirect("cases:annual:year", year.start_year)
+        return redirect("annual:year", year.start_year)
     return redirect(report.get_absolute_url())
 
 
@@ -193,7 +194,7 @@ def _frozen_page(request, report, *, bound=None, comment_form=None, status=200):
             "differences": differences,
             "documents": documents,
             "actions": action_forms(report, request.user, STEP_FORMS, bound=bound),
-            "action_base": reverse("cases:annual:frozen", args=[report.pk]) + "step/",
+            "action_base": reverse("annual:frozen", args=[report.pk]) + "step/",
             "status": report.status,
             "comments": report.comments.all(),
             "may_write": has_role(request.user, *CASE_WRITERS),
@@ -357,7 +358,7 @@ def public_pdf(request, pk):
 
 @require_POST
 def public_comment(request, pk):
-    from ..reports import ratelimit
+    from cases.reports import ratelimit
 
     report = _public_report(pk)
     form = PublicCommentForm(request.POST)
@@ -367,7 +368,7 @@ def public_comment(request, pk):
     if form.cleaned_data.get("website"):
         # a robot filled the field no person sees: thanked, nothing stored
         messages.success(request, "Thank you: your comment was received.")
-        return redirect("public:annual:detail", pk)
+        return redirect("public_annual:detail", pk)
     if not ratelimit.hit(ratelimit.REPORT_SUBMIT, request, subject="annual-comment"):
         messages.error(request, "Too many comments from here; please try again later.")
         return public_detail(request, pk, form=form, status=429)
@@ -385,4 +386,4 @@ def public_comment(request, pk):
     )
     if done is None:
         return public_detail(request, pk, form=form, status=400)
-    return redirect("public:annual:detail", pk)
+    return redirect("public_annual:detail", pk)

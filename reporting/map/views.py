@@ -12,10 +12,11 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from ..forms import CaseFilterForm
-from ..reports.forms import BOUNDS, CENTRE
-from ..roles import CASE_READERS, role_required
-from ..site_url import site_url
+from cases.forms import CaseFilterForm
+from cases.reports.forms import BOUNDS, CENTRE
+from cases.roles import CASE_READERS, role_required
+from cases.site_url import site_url
+
 from . import geo
 
 GEOJSON = "application/geo+json"

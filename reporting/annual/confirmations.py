@@ -1,7 +1,7 @@
 """What publishing and finishing the annual report do, for the confirmation box
 of those binding steps (cases.confirmations)."""
 
-from ..confirmations import builder
+from cases.confirmations import builder
 
 
 @builder("annual_publish")

@@ -29,10 +29,10 @@ from django.db.models import Exists, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from ..citations import cited
-from ..deadlines import selectors as deadline_selectors
-from ..humanize import human_datetime, human_short_date
-from ..models import (
+from cases.citations import cited
+from cases.deadlines import selectors as deadline_selectors
+from cases.humanize import human_datetime, human_short_date
+from cases.models import (
     CLOSED_WITHOUT_DUTY,
     Case,
     CaseEvent,
@@ -42,8 +42,8 @@ from ..models import (
     Outfall,
     Report,
 )
-from ..models.case import CLOSED_STATUSES
-from . import sources
+from cases.models.case import CLOSED_STATUSES
+
 from .year import ReportingYear
 
 DRY_WEATHER_HOURS = 72
@@ -228,9 +228,11 @@ def annual_counts(
     records as they stood at `as_of` (now by default). Read-only."""
     as_of = as_of or timezone.now()
     counts: list[Count] = []
+    from .ledger_lines import money_lines  # it builds on this module's Count
+
     parts = (_outfalls, _reports, _idde, _fieldwork, _enforcement)
-    # The money lines come from the ledger (issue 27, cases.annual.sources).
-    for part in (*parts, *sources.registered_parts(), _deadlines):
+    # The money lines come from the ledger (issue 27).
+    for part in (*parts, money_lines, _deadlines):
         counts.extend(part(year, as_of))
     result = AnnualCounts(year=year, as_of=as_of, counts=counts)
     result.per_month = _per_month(year, result)

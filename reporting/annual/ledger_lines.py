@@ -1,5 +1,4 @@
-"""The annual report's money lines (issue 27), from the ledger, registered with
-cases.annual.sources by LedgerConfig.ready(): penalties proposed (the fines
+"""The annual report's money lines (issue 27), read from the ledger: penalties proposed (the fines
 notices required), imposed (by the Justice Court) and collected; costs
 invoiced and recovered. A charge counts in the year it was issued, a payment in
 the year it was received, as the ledger's exports of those dates list them."""
@@ -7,9 +6,9 @@ the year it was received, as the ledger's exports of those dates list them."""
 from django.db.models import Q
 from django.utils import timezone
 
-from cases.annual.selectors import Count, _ids, _sum
+from ledger.models import COST_KINDS, PENALTY_KINDS, Charge, ChargeKind, Payment
 
-from .models import COST_KINDS, PENALTY_KINDS, Charge, ChargeKind, Payment
+from .selectors import Count, _ids, _sum
 
 
 def charges_of_year(year, as_of):

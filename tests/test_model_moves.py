@@ -1,0 +1,94 @@
+"""Models that moved app in issue 30's split keep their rows and every issued
+document's link and hash: a database built by the migrations before the move
+(main at fd6a9f9) is migrated forward (poquott_ms4.model_moves)."""
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+from django.utils import timezone
+
+from cases.models import IssuedDocument
+
+# The last migrations before each move, and the app that took the models.
+BEFORE_REPORTING = [("cases", "0036_portal_request_machines"), ("reporting", None)]
+SHA = "5d41402abc4b2a76b9719d911017c592" * 2
+
+
+def _migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(
+        [t for t in targets if t[1] is not None]
+    ).apps
+
+
+def _latest():
+    executor = MigrationExecutor(connection)
+    return executor.loader.graph.leaf_nodes()
+
+
+def _issued(apps, *, content_type, object_id, user, kind):
+    Document = apps.get_model("cases", "IssuedDocument")
+    return Document.objects.create(
+        kind=kind,
+        content_type=content_type,
+        object_id=object_id,
+        title="Annual MS4 report 2025–26",
+        facts={"year": 2025},
+        citations=[],
+        html="<p>frozen</p>",
+        pdf="documents/annual-2025.pdf",
+        size=1234,
+        sha256=SHA,
+        template_name="documents/annual_report.html",
+        template_version="1",
+        issued_by=user,
+        issued_at=timezone.now(),
+        status="issued",
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_annual_report_moves_to_reporting_with_its_rows_and_documents():
+    try:
+        old = _migrate(BEFORE_REPORTING)
+        User = old.get_model("auth", "User")
+        ContentType = old.get_model("contenttypes", "ContentType")
+        Report = old.get_model("cases", "AnnualReport")
+        Comment = old.get_model("cases", "AnnualReportComment")
+        smo = User.objects.create(username="smo-before-the-split")
+        report = Report.objects.create(
+            year=2025,
+            as_of=timezone.now(),
+            counts={"reports": 12},
+            status="final",
+            created_by=smo,
+        )
+        Comment.objects.create(
+            report=report, received_on=dt.date(2026, 4, 1), text="Thank you."
+        )
+        kind = ContentType.objects.get_or_create(
+            app_label="cases", model="annualreport"
+        )[0]
+        document = _issued(
+            old, content_type=kind, object_id=report.pk, user=smo, kind="annual_report"
+        )
+
+        _migrate(_latest())
+
+        from reporting.models import AnnualReport, AnnualReportComment
+
+        moved = AnnualReport.objects.get(pk=report.pk)
+        assert (moved.year, moved.status, moved.counts) == (2025, "final", {"reports": 12})
+        assert [c.text for c in AnnualReportComment.objects.filter(report=moved)] == [
+            "Thank you."
+        ]
+        after = IssuedDocument.objects.get(pk=document.pk)
+        assert after.sha256 == SHA and after.pdf.name == "documents/annual-2025.pdf"
+        assert after.source == moved  # the link follows the renamed content type
+        assert after.content_type.app_label == "reporting"
+    finally:
+        _migrate(_latest())
