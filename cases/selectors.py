@@ -65,12 +65,6 @@ def register_panel_records(sets: Callable[[Case], dict[str, QuerySet]]) -> None:
 def own_panel_records(case: Case) -> dict[str, QuerySet]:
     """This app's optional records on the case page."""
     from .models import IssuedDocument, Reminder, ReportPhoto
-    from .portal.models import (
-        ContactChangeRequest,
-        ContactChangeStatus,
-        CorrectionSubmission,
-        PortalAccess,
-    )
 
     return {
         "reports": case.reports.all(),
@@ -80,11 +74,6 @@ def own_panel_records(case: Case) -> dict[str, QuerySet]:
         "report_photos": ReportPhoto.objects.filter(report__case=case),
         "reminders": Reminder.objects.filter(deadline__case=case),
         "documents": IssuedDocument.objects.filter(case=case),
-        "portal_accesses": PortalAccess.objects.filter(case=case),
-        "contact_requests": ContactChangeRequest.objects.filter(
-            access__case=case, status=ContactChangeStatus.PENDING
-        ),
-        "corrections": CorrectionSubmission.objects.filter(access__case=case),
         "attachments": case.attachments.all(),
     }
 
@@ -332,7 +321,6 @@ def dashboard_for(user) -> dict:
     data["is_clerk"] = has_role(user, Role.CLERK)
     data["is_attorney"] = has_role(user, Role.ATTORNEY)
     data["is_building_inspector"] = has_role(user, Role.BUILDING_INSPECTOR)
-    data.update(_work_queues(user, data))
     if data["is_reader"]:
         data["recent_events"] = list(
             CaseEvent.objects.select_related("case", "premises", "actor").order_by(
@@ -342,49 +330,10 @@ def dashboard_for(user) -> dict:
     return data
 
 
-def _work_queues(user, data) -> dict:
-    """Each role's work queue on the home page (enforcement.work_queues)."""
-    from enforcement import work_queues
-
-    out = {}
-    if data["is_smo"]:
-        out.update(_from_respondents())
-    if data["is_clerk"]:
-        out["clerk"] = work_queues.clerk_queue(user)
-    if data["is_attorney"]:
-        out["to_recommend"] = work_queues.signoff_queue(user, Role.ATTORNEY)
-    if data["is_building_inspector"]:
-        out["to_concur"] = work_queues.signoff_queue(user, Role.BUILDING_INSPECTOR)
-    return out
-
-
 OUTBOX_ON_DASHBOARD = 5
-RESPONDENT_ROWS_ON_DASHBOARD = 10
 
 
-def _from_respondents() -> dict:
-    """What respondents sent from their pages for the SMO to deal with: proofs
-    of correction to review and contact details to confirm, oldest first."""
-    from .portal.corrections import waiting_review
-    from .portal.models import ContactChangeRequest, ContactChangeStatus
-
-    proofs = waiting_review()
-    changes = (
-        ContactChangeRequest.objects.filter(status=ContactChangeStatus.PENDING)
-        .select_related("access__party", "access__case")
-        .order_by("submitted_at", "id")
-    )
-    proof_rows, proof_count = _head_and_count(proofs, RESPONDENT_ROWS_ON_DASHBOARD)
-    change_rows, change_count = _head_and_count(changes, RESPONDENT_ROWS_ON_DASHBOARD)
-    return {
-        "proofs_waiting": proof_rows,
-        "proofs_waiting_count": proof_count,
-        "contact_changes_waiting": change_rows,
-        "contact_changes_waiting_count": change_count,
-    }
-
-
-def _head_and_count(qs: QuerySet, limit: int) -> tuple[list, int]:
+def head_and_count(qs: QuerySet, limit: int) -> tuple[list, int]:
     """The first `limit` rows of `qs` and how many there are in all; the COUNT query
     is made only when the head is full (a short head is the whole list)."""
     rows = list(qs[:limit])

@@ -6,7 +6,7 @@ sign-in (`/accounts/login/`) and the admin's (`/admin/login/`). An IPv6 address
 counts by its /64 (`limits.addresses.limit_source`).
 
 The bucket_* helpers are shared with the respondent's wrong-code throttle
-(`cases.portal.throttle`)."""
+(`portal.throttle`)."""
 
 import ipaddress
 from functools import lru_cache
@@ -61,7 +61,7 @@ def client_ip(request) -> str:
 
 # --- failures counted per bucket, a cool-off once one is full -------------------
 # A bucket: (key parts, limit). The sign-in's and the respondent's page's
-# (cases.portal.throttle) wrong codes both count this way, in the database: they
+# (portal.throttle) wrong codes both count this way, in the database: they
 # never fail open.
 
 

@@ -63,3 +63,19 @@ def record_event(
         event.object_id = subject.pk
     event.save()
     return event
+
+
+def record_portal_event(access, address: str, what: str, *, subject=None, detail=""):
+    """One entry of the case's chronology for a respondent's own step, with the
+    address it came from (the time is the entry's own)."""
+    return record_event(
+        case=access.case,
+        actor=None,
+        by=CaseEvent.ActorKind.RESPONDENT,
+        kind="portal",
+        summary=f"{access.party.name} {what} (from {address or 'an unknown address'})"[
+            :300
+        ],
+        detail=detail,
+        subject=subject or access,
+    )

@@ -1,7 +1,6 @@
 from django.urls import path
 
 from .exports import export_paths
-from .portal import staff_views as portal_staff
 from .views import delegations, staff, triage
 
 app_name = "cases"
@@ -51,30 +50,5 @@ urlpatterns = [
         "cases/<str:number>/referral-outcome/",
         staff.referral_outcome,
         name="referral_outcome",
-    ),
-    path(
-        "cases/<str:number>/portal/<int:party_pk>/issue/",
-        portal_staff.issue,
-        name="portal_issue",
-    ),
-    path(
-        "cases/<str:number>/portal/codes/<int:pk>/revoke/",
-        portal_staff.revoke,
-        name="portal_revoke",
-    ),
-    path(
-        "cases/<str:number>/portal/contact/<int:pk>/<slug:decision>/",
-        portal_staff.contact_decide,
-        name="portal_contact_decide",
-    ),
-    path(
-        "cases/<str:number>/portal/proof/<int:pk>/<slug:decision>/",
-        portal_staff.correction_decide,
-        name="portal_correction_decide",
-    ),
-    path(
-        "portal-files/<int:pk>/<slug:which>/",
-        portal_staff.correction_file,
-        name="portal_correction_file",
     ),
 ]

@@ -9,12 +9,15 @@ class InspectionsConfig(AppConfig):
         # application cover sheets (cases.documents.registry).
         # The lists' exports the worker makes in the background (jobs.registry).
         # The case page asks in one query which of its panels have records.
+        # A case's exemption relies on an SMO written approval in force (R-PRO-3).
         from cases import exports
+        from cases.models.case import register_approval_check
         from cases.selectors import register_panel_records
 
         from . import documents  # noqa: F401
-        from .selectors import case_record_sets
+        from .selectors import approval_in_force, case_record_sets
         from .views import fieldwork, outfalls
 
         exports.register(fieldwork.INSPECTIONS_EXPORT, outfalls.OUTFALLS_EXPORT)
         register_panel_records(case_record_sets)
+        register_approval_check(approval_in_force)

@@ -33,6 +33,12 @@ def approvals_in_force(*, on: dt.date, premises=None):
     return qs.select_related("premises")
 
 
+def approval_in_force(reference: str, on: dt.date) -> bool:
+    """An approval with `reference` is in force `on` (R-PRO-3): the check the
+    case's exemption guard asks through cases.models.case.register_approval_check."""
+    return approvals_in_force(on=on).filter(reference__iexact=reference).exists()
+
+
 def inspection_list(*, status: str | None = None):
     qs = Inspection.objects.select_related("premises", "facility", "officer", "case")
     if status:

@@ -70,14 +70,6 @@ from cases.models import (
     Report,
     ReportPhoto,
 )
-from cases.portal.corrections import correction_submit
-from cases.portal.models import (
-    ContactChangeRequest,
-    CorrectionFile,
-    CorrectionSubmission,
-    PortalAccess,
-)
-from cases.portal.services import contact_request_submit
 from cases.reports.services import report_submit
 from cases.roles import Role
 from cases.uploads import process_image_upload
@@ -114,6 +106,14 @@ from jobs import services as job_services
 from jobs.models import Job
 from ledger import court
 from ledger.models import Charge, CourtReferral, Payment
+from portal.corrections import correction_submit
+from portal.models import (
+    ContactChangeRequest,
+    CorrectionFile,
+    CorrectionSubmission,
+    PortalAccess,
+)
+from portal.services import contact_request_submit
 from reporting.annual import services as annual_services
 from reporting.annual.models import AnnualReport
 from reporting.annual.selectors import annual_counts
@@ -733,15 +733,15 @@ FILL = {
     "cases:attachment_add": case_number(limit=1),
     "cases:attachment": with_case(Attachment),
     "cases:referral_outcome": case_number(),
-    "cases:portal_issue": case_parties(limit=1, key="party_pk"),  # POST
-    "cases:portal_revoke": with_case(PortalAccess),  # POST
-    "cases:portal_contact_decide": with_case(
+    "portal_staff:issue": case_parties(limit=1, key="party_pk"),  # POST
+    "portal_staff:revoke": with_case(PortalAccess),  # POST
+    "portal_staff:contact_decide": with_case(
         ContactChangeRequest, via="access__case", decision="confirm"
     ),  # POST
-    "cases:portal_correction_decide": with_case(
+    "portal_staff:correction_decide": with_case(
         CorrectionSubmission, via="access__case", decision="accept"
     ),  # POST
-    "cases:portal_correction_file": correction_files,
+    "portal_staff:correction_file": correction_files,
     # Open311 (the report form's API)
     "open311:discovery": in_formats(),
     "open311:services": in_formats(),

@@ -1,6 +1,6 @@
 """Models that moved app in issue 30's split keep their rows and every issued
 document's link and hash: a database built by the migrations before the move
-(main at fd6a9f9) is migrated forward (poquott_ms4.model_moves)."""
+(main at fd6a9f9) is migrated forward (cases.model_moves)."""
 
 import datetime as dt
 
@@ -9,10 +9,11 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-from cases.models import IssuedDocument
+from cases.models import CaseEvent, IssuedDocument
 
 # The last migrations before each move, and the app that took the models.
 BEFORE_REPORTING = [("cases", "0036_portal_request_machines"), ("reporting", None)]
+BEFORE_PORTAL = [("cases", "0037_annual_report_moves_to_reporting"), ("portal", None)]
 SHA = "5d41402abc4b2a76b9719d911017c592" * 2
 
 
@@ -20,9 +21,7 @@ def _migrate(targets):
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(targets)
-    return executor.loader.project_state(
-        [t for t in targets if t[1] is not None]
-    ).apps
+    return executor.loader.project_state([t for t in targets if t[1] is not None]).apps
 
 
 def _latest():
@@ -82,7 +81,11 @@ def test_the_annual_report_moves_to_reporting_with_its_rows_and_documents():
         from reporting.models import AnnualReport, AnnualReportComment
 
         moved = AnnualReport.objects.get(pk=report.pk)
-        assert (moved.year, moved.status, moved.counts) == (2025, "final", {"reports": 12})
+        assert (moved.year, moved.status, moved.counts) == (
+            2025,
+            "final",
+            {"reports": 12},
+        )
         assert [c.text for c in AnnualReportComment.objects.filter(report=moved)] == [
             "Thank you."
         ]
@@ -90,5 +93,56 @@ def test_the_annual_report_moves_to_reporting_with_its_rows_and_documents():
         assert after.sha256 == SHA and after.pdf.name == "documents/annual-2025.pdf"
         assert after.source == moved  # the link follows the renamed content type
         assert after.content_type.app_label == "reporting"
+    finally:
+        _migrate(_latest())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_respondents_page_moves_to_portal_with_its_codes_and_requests():
+    try:
+        old = _migrate(BEFORE_PORTAL)
+        User = old.get_model("auth", "User")
+        ContentType = old.get_model("contenttypes", "ContentType")
+        Party = old.get_model("cases", "Party")
+        Case = old.get_model("cases", "Case")
+        Event = old.get_model("cases", "CaseEvent")
+        Access = old.get_model("cases", "PortalAccess")
+        Change = old.get_model("cases", "ContactChangeRequest")
+        smo = User.objects.create(username="smo-before-the-split")
+        pat = Party.objects.create(name="Pat Owner")
+        case = Case.objects.create(
+            number="MS4-2026-0042",
+            source="web",
+            summary="Pool water",
+            responsible_party=pat,
+        )
+        access = Access.objects.create(
+            case=case, party=pat, code="K7QMP2XR9WTB", issued_by=smo
+        )
+        change = Change.objects.create(access=access, email="pat@example.org")
+        kind = ContentType.objects.get_or_create(
+            app_label="cases", model="portalaccess"
+        )[0]
+        event = Event.objects.create(
+            case=case,
+            kind="portal",
+            summary="Pat Owner opened the respondent's page",
+            content_type=kind,
+            object_id=access.pk,
+            actor_kind="respondent",
+        )
+
+        _migrate(_latest())
+
+        from portal.models import ContactChangeRequest, PortalAccess
+
+        moved = PortalAccess.objects.get(pk=access.pk)
+        assert (moved.code, moved.case.number, moved.party.name) == (
+            "K7QMP2XR9WTB",
+            "MS4-2026-0042",
+            "Pat Owner",
+        )
+        assert ContactChangeRequest.objects.get(pk=change.pk).access == moved
+        assert CaseEvent.objects.get(pk=event.pk).subject == moved
     finally:
         _migrate(_latest())

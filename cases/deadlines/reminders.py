@@ -37,6 +37,7 @@ Design (issue 7, issue 15):
 
 import datetime as dt
 import logging
+from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
@@ -104,13 +105,24 @@ def _recipients(
 OWN_DUTIES = (Deadline.Responsible.DISCHARGER, Deadline.Responsible.FACILITY)
 
 
+# Deadline id -> the address its party asked reminders at, for the deadlines
+# given: set by the app that owns the respondent's page (issue 18), above this
+# one, in its AppConfig.ready() (STYLE.md, "Layers").
+_party_emails: Callable[[list[Deadline]], dict[int, str]] | None = None
+
+
+def register_party_emails(provider: Callable[[list[Deadline]], dict[int, str]]):
+    global _party_emails
+    _party_emails = provider
+
+
 def portal_reminder_emails(deadlines) -> dict[int, str]:
     """Deadline id -> the address its party asked reminders at on the
     respondent's page (issue 18), for those of `deadlines` that are the party's
     own duty; two queries whatever their number."""
-    from ..portal.services import reminder_emails_for
-
-    return reminder_emails_for([d for d in deadlines if d.responsible in OWN_DUTIES])
+    if _party_emails is None:
+        return {}
+    return _party_emails([d for d in deadlines if d.responsible in OWN_DUTIES])
 
 
 # --- the outbox rows --------------------------------------------------------------

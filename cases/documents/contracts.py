@@ -156,7 +156,7 @@ class DocumentFacts:
     recipient: Recipient
     contact: Contact
     signatory: Signatory
-    # Set when the document is issued to a party (cases.portal.documents).
+    # Set when the document is issued to a party (portal.documents).
     online: OnlineAccess | None = None
 
     def relied_on(self) -> tuple[str, ...]:

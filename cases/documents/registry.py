@@ -189,3 +189,22 @@ def sample_facts(kind: str) -> DocumentFacts:
     if entry.sample is None:
         raise KeyError(kind)
     return entry.sample()
+
+
+# What a paper to a party prints of its online access (the respondent's page,
+# issue 18): set by the app that owns that page, above this one, in its
+# AppConfig.ready() (STYLE.md, "Layers"). A function (facts, *, kind, case,
+# source, actor) -> facts; without one, papers print no access code.
+_online_access: Callable[..., DocumentFacts] | None = None
+
+
+def register_online_access(provider: Callable[..., DocumentFacts]) -> None:
+    global _online_access
+    _online_access = provider
+
+
+def with_online_access(facts: DocumentFacts, **about) -> DocumentFacts:
+    """`facts` with the party's online access, when an app provides it."""
+    if _online_access is None:
+        return facts
+    return _online_access(facts, **about)

@@ -26,6 +26,7 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from ..citations import citations as load_citations
+from . import qr
 from .contracts import DocumentFacts, validate_facts
 from .registry import document_type
 
@@ -170,9 +171,7 @@ def render_html(kind: str, facts: DocumentFacts, citations: dict | None = None) 
         **facts.extra_context(citations),
     }
     if facts.online is not None:
-        from ..portal.documents import qr_svg
-
-        context["online_qr"] = qr_svg(facts.online.address)
+        context["online_qr"] = qr.qr_svg(facts.online.address)
     if not context["print_css"].startswith("/"):
         context["print_css"] = "/" + context["print_css"]
     return render_to_string(type(facts).template, context)

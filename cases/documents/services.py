@@ -117,9 +117,7 @@ def document_issue(
         raise PermissionDenied("Your role may not issue this document.")
     if case is not None and facts.online is None:
         # A document to a party prints the party's access code (issue 18).
-        from ..portal.documents import with_online_access
-
-        facts = with_online_access(
+        facts = registry.with_online_access(
             facts, kind=kind, case=case, source=source, actor=actor
         )
     # `case` None: a document of the office as a whole (the annual report).

@@ -1,9 +1,3 @@
-from ..portal.models import (
-    ContactChangeRequest,
-    CorrectionFile,
-    CorrectionSubmission,
-    PortalAccess,
-)
 from .case import (
     CLOSED_STATUSES,
     Case,
@@ -45,7 +39,6 @@ __all__ = [
     "CaseSource",
     "CaseStatus",
     "Citation",
-    "ContactChangeRequest",
     "ConnectionType",
     "Deadline",
     "Delegation",
@@ -58,9 +51,6 @@ __all__ = [
     "Outfall",
     "Party",
     "PollutantCategory",
-    "PortalAccess",
-    "CorrectionFile",
-    "CorrectionSubmission",
     "Premises",
     "Reminder",
     "Report",

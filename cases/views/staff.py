@@ -25,7 +25,6 @@ from ..forms import (
 )
 from ..models import Attachment, Case
 from ..paging import IdsFirstPaginator
-from ..portal import selectors as portal_selectors
 from ..roles import CASE_READERS, CASE_WRITERS, Role, has_role, role_required
 from ..services import SAFE_INLINE_TYPES
 from ..workflow import CaseChangedError, Refused, reasons_not
@@ -167,7 +166,6 @@ def case_detail(request, number):
             "chronology": chronology,
             "timeline": chronology["events"],
             "parties": selectors.case_parties(case),
-            "portal_rows": portal_selectors.staff_panel(case),
             "reports": selectors.case_reports(case),
             "attachments": selectors.case_attachments(case),
             "notes_form": NoteForm() if can_write else None,

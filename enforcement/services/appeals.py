@@ -78,7 +78,7 @@ def appeal_file_online(
     flagged, R-APL-1 met, R-APL-2 opened. Raises Refused or ValidationError."""
     from django.core.validators import validate_email
 
-    from cases.portal.services import record_portal_event
+    from cases.timeline import record_portal_event
 
     if notice.case_id != access.case_id or notice.recipient_id != access.party_id:
         raise Refused("This notice was not addressed to you.")

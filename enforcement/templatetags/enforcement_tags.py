@@ -6,7 +6,7 @@ from cases.citations import UnknownCitation, citation
 from cases.panels import render_panel
 from cases.roles import Role, has_role
 
-from .. import selectors
+from .. import selectors, work_queues
 from ..services.notices import DRAFTABLE_CASE_STATUSES
 
 register = template.Library()
@@ -109,3 +109,29 @@ def case_enforcement_panel(context, case):
             "cumulative": cumulative,
         },
     )
+
+
+# --- the staff home's work queues (issue 16), in the dashboard of cases ---------
+SIGNOFF_QUEUES = {
+    "attorney": (Role.ATTORNEY, "enforcement/_attorney_queue.html"),
+    "building_inspector": (
+        Role.BUILDING_INSPECTOR,
+        "enforcement/_inspector_queue.html",
+    ),
+}
+
+
+@register.simple_tag(takes_context=True)
+def clerk_queue(context):
+    return render_panel(
+        context,
+        "enforcement/_clerk_queue.html",
+        {"clerk": work_queues.clerk_queue(context["user"])},
+    )
+
+
+@register.simple_tag(takes_context=True)
+def signoff_queue(context, who: str):
+    role, template_name = SIGNOFF_QUEUES[who]
+    remedies = work_queues.signoff_queue(context["user"], role)
+    return render_panel(context, template_name, {"remedies": remedies})

@@ -4,6 +4,7 @@ from django import template
 
 from cases.documents.contracts import how_to_pay
 from cases.panels import render_panel
+from cases.selectors import head_and_count
 
 from .. import selectors
 
@@ -51,8 +52,7 @@ def smo_past_due_queue(context):
     """The SMO's work queue: charges past due, each offering "Refer to the
     Justice Court" (issue 27)."""
     rows = selectors.past_due_charges()
-    head = list(rows[:PAST_DUE_ON_DASHBOARD])
-    count = len(head) if len(head) < PAST_DUE_ON_DASHBOARD else rows.count()
+    head, count = head_and_count(rows, PAST_DUE_ON_DASHBOARD)
     return render_panel(
         context, "ledger/_past_due_queue.html", {"rows": head, "count": count}
     )

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "enforcement",
     "ledger",
     "reporting",  # the annual report and the maps (above every case app)
+    "portal",  # the respondent's page (above every case app)
     "jobs",
 ]
 
@@ -141,7 +142,7 @@ LOGOUT_REDIRECT_URL = "public:home"
 LOGIN_THROTTLE_PER_USER = env.int("LOGIN_THROTTLE_PER_USER", default=5)
 LOGIN_THROTTLE_PER_IP = env.int("LOGIN_THROTTLE_PER_IP", default=30)
 LOGIN_THROTTLE_COOLOFF_SECONDS = env.int("LOGIN_THROTTLE_COOLOFF_SECONDS", default=900)
-# The respondent's page (cases.portal): wrong access codes, per address (an
+# The respondent's page (portal): wrong access codes, per address (an
 # IPv6 /64 counts as one address, limits.addresses).
 PORTAL_THROTTLE_PER_IP = env.int("PORTAL_THROTTLE_PER_IP", default=10)
 PORTAL_THROTTLE_COOLOFF_SECONDS = env.int(

@@ -8,7 +8,7 @@ import django_fsm
 from django.conf import settings
 from django.db import migrations, models
 
-from poquott_ms4.model_moves import move_content_types
+from cases.model_moves import move_content_types
 
 
 class Migration(migrations.Migration):

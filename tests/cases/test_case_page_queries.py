@@ -18,7 +18,6 @@ from django.utils import timezone
 
 from cases.deadlines.reminders import sweep_reminders
 from cases.models import Reminder, Report
-from cases.portal.services import portal_issue
 from cases.reports.services import report_submit
 from cases.services import case_attach_reports
 from enforcement.models import NoticeOfViolation, RequirementKind
@@ -28,6 +27,7 @@ from inspections.models import Inspection
 from inspections.services import inspection_record, inspection_schedule
 from ledger.models import Charge
 from ledger.services import payment_record
+from portal.services import portal_issue
 from tests.enforcement.conftest import (
     agent,
     confirmed_case,

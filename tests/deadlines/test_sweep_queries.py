@@ -13,8 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from cases.deadlines import reminders
 from cases.models import OutgoingMessage, Reminder
 from cases.outbox import services as outbox
-from cases.portal.services import portal_issue, reminders_set
 from cases.services import case_open
+from portal.services import portal_issue, reminders_set
 from tests.enforcement.conftest import (  # noqa: F401 (fixtures)
     agent,
     confirmed_case,

@@ -11,7 +11,6 @@ from django.db.migrations.executor import MigrationExecutor
 
 OLD = ("enforcement", "0016_hearing_notice_sent_by_email")
 NEW = ("enforcement", "0017_remedy_payments_on_the_ledger")
-LATEST = [NEW, ("ledger", "0003_court_referrals")]
 
 
 def _migrate(targets, state):
@@ -77,4 +76,6 @@ def test_remedy_payments_are_copied_onto_the_ledger():
         assert [p.receipt_number for p in payments] == ["R-2025-00001", "R-2025-00002"]
         assert payments[0].check_number == "1042"
     finally:
-        _migrate(LATEST, LATEST)
+        # Every app at its latest, as every other test expects.
+        executor = MigrationExecutor(connection)
+        _migrate(executor.loader.graph.leaf_nodes(), [])

@@ -5,8 +5,8 @@ import datetime as dt
 
 import pytest
 
-from cases.portal.services import live_access
 from ledger import services
+from portal.services import live_access
 from tests.portal.conftest import enter
 
 from .conftest import ISSUED

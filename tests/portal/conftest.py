@@ -7,7 +7,7 @@ import pytest
 from cases.documents.contracts import DocumentKind
 from cases.documents.selectors import latest_document
 from cases.documents.services import document_render
-from cases.portal.services import live_access
+from portal.services import live_access
 from tests.enforcement.conftest import (  # noqa: F401 (fixtures)
     agent,
     appeal,

@@ -8,11 +8,12 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from cases.models import CaseEvent, PortalAccess
-from cases.portal import codes
-from cases.portal.services import live_access, portal_issue, portal_revoke
+from cases.models import CaseEvent
 from cases.workflow import Refused
 from enforcement.services import notices as notice_services
+from portal import codes
+from portal.models import PortalAccess
+from portal.services import live_access, portal_issue, portal_revoke
 from tests.enforcement.conftest import draft
 from tests.visible import visible_text
 

@@ -19,9 +19,9 @@ from PIL import Image
 
 from cases.humanize import human_date, human_datetime
 from cases.models import CaseEvent, Deadline, OutgoingMessage
-from cases.portal.services import portal_issue
 from enforcement.models import Appeal, AppealDocument
 from enforcement.services.appeals import appeal_due_date, hearing_by
+from portal.services import portal_issue
 from tests.visible import visible_text
 
 from .conftest import enter

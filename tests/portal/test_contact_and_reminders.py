@@ -10,8 +10,9 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from cases.deadlines.reminders import sweep_reminders
-from cases.models import CaseEvent, ContactChangeRequest, Party, Reminder
-from cases.portal.services import live_access
+from cases.models import CaseEvent, Party, Reminder
+from portal.models import ContactChangeRequest
+from portal.services import live_access
 from tests.visible import visible_text
 
 from .conftest import enter
@@ -65,7 +66,7 @@ def test_new_details_wait_for_the_smo_and_then_become_the_address_of_record(
     change = ContactChangeRequest.objects.get()
     done = smo.post(
         reverse(
-            "cases:portal_contact_decide",
+            "portal_staff:contact_decide",
             args=[confirmed_case.number, change.pk, "confirm"],
         ),
         follow=True,
@@ -84,7 +85,7 @@ def test_a_declined_change_shows_its_reason_and_changes_nothing(
     signed_in.post(reverse("portal:contact"), {"email": "pat@example.org"})
     change = ContactChangeRequest.objects.get()
     url = reverse(
-        "cases:portal_contact_decide",
+        "portal_staff:contact_decide",
         args=[confirmed_case.number, change.pk, "decline"],
     )
     refused = client_as("smo").post(url, {"reason": ""}, follow=True)

@@ -5,10 +5,11 @@ report photo and a respondent's proof photo alike are the SMO's only
 import pytest
 from django.urls import reverse
 
-from cases.models import CorrectionSubmission, Report
+from cases.models import Report
 from cases.reports.services import report_submit
 from cases.roles import Role, may_read_originals
 from cases.uploads import process_image_upload
+from portal.models import CorrectionSubmission
 
 from ..reports.helpers import category, png_bytes, upload
 from .test_proof_of_correction import pdf, photo_with_exif, send_proof, signed_in
@@ -34,13 +35,13 @@ def originals(owner_code, issued_notice):
             "reports:photo_original", args=[report.photos.get().pk]
         ),
         "proof photo": reverse(
-            "cases:portal_correction_file", args=[proof_photo.pk, "original"]
+            "portal_staff:correction_file", args=[proof_photo.pk, "original"]
         ),
         "proof PDF": reverse(
-            "cases:portal_correction_file", args=[proof_pdf.pk, "original"]
+            "portal_staff:correction_file", args=[proof_pdf.pk, "original"]
         ),
         "proof photo's copy": reverse(
-            "cases:portal_correction_file", args=[proof_photo.pk, "display"]
+            "portal_staff:correction_file", args=[proof_photo.pk, "display"]
         ),
     }
 

@@ -14,9 +14,10 @@ from django.urls import reverse
 from django.utils import timezone
 from PIL import Image
 
-from cases.models import CaseEvent, CorrectionSubmission, Deadline
-from cases.portal.services import portal_issue
+from cases.models import CaseEvent, Deadline
 from enforcement.models import NoticeStatus
+from portal.models import CorrectionSubmission
+from portal.services import portal_issue
 from tests.visible import visible_text
 
 from .conftest import enter
@@ -139,18 +140,18 @@ def test_the_smo_accepts_the_proof_and_the_notice_is_recorded_complied(
     assert STATEMENT in text and "plumber.pdf (PDF)" in text
     photo, document = submission.files.all()
     shown = staff.get(
-        reverse("cases:portal_correction_file", args=[photo.pk, "display"])
+        reverse("portal_staff:correction_file", args=[photo.pk, "display"])
     )
     assert shown.status_code == 200 and shown["Content-Type"] == "image/jpeg"
     download = staff.get(
-        reverse("cases:portal_correction_file", args=[document.pk, "original"])
+        reverse("portal_staff:correction_file", args=[document.pk, "original"])
     )
     assert download["Content-Type"] == "application/pdf"
     assert "attachment" in download["Content-Disposition"]
 
     page = staff.post(
         reverse(
-            "cases:portal_correction_decide",
+            "portal_staff:correction_decide",
             args=[issued_notice.case.number, submission.pk, "accept"],
         ),
         {"record_compliance": "1", "complied_on": ""},
@@ -180,7 +181,7 @@ def test_a_rejection_needs_a_reason_which_the_respondent_reads(
     staff = Client()
     staff.force_login(smo_user)
     url = reverse(
-        "cases:portal_correction_decide",
+        "portal_staff:correction_decide",
         args=[issued_notice.case.number, submission.pk, "reject"],
     )
     refused = visible_text(staff.post(url, {"reason": " "}, follow=True))
@@ -212,7 +213,7 @@ def test_another_partys_code_never_reaches_the_owners_notice_or_proof(
     stored_pk = CorrectionSubmission.objects.get().pk
     assert client.get(
         reverse(
-            "cases:portal_correction_decide",
+            "portal_staff:correction_decide",
             args=[confirmed_case.number, stored_pk, "accept"],
         )
     ).status_code in (302, 405)
@@ -223,7 +224,7 @@ def test_proof_files_are_for_staff_who_read_cases_only(
 ):
     send_proof(signed_in(owner_code), issued_notice, files=[photo_with_exif()])
     stored = CorrectionSubmission.objects.get().files.get()
-    url = reverse("cases:portal_correction_file", args=[stored.pk, "display"])
+    url = reverse("portal_staff:correction_file", args=[stored.pk, "display"])
     assert client_as("anonymous").get(url).status_code == 302  # to sign in
     assert client_as("no_role").get(url).status_code == 404
     assert client_as("clerk").get(url).status_code == 200
@@ -246,7 +247,7 @@ def test_a_bad_date_complied_keeps_the_proof_waiting_and_the_notice_issued(
     staff.force_login(smo_user)
     page = staff.post(
         reverse(
-            "cases:portal_correction_decide",
+            "portal_staff:correction_decide",
             args=[issued_notice.case.number, submission.pk, "accept"],
         ),
         {"record_compliance": "1", "complied_on": typed},
@@ -261,19 +262,17 @@ def test_a_bad_date_complied_keeps_the_proof_waiting_and_the_notice_issued(
 def test_the_dashboard_counts_every_proof_waiting_beyond_the_ten_it_lists(
     owner_code, issued_notice, smo_user
 ):
-    from cases.selectors import RESPONDENT_ROWS_ON_DASHBOARD
+    from portal.selectors import QUEUE_ROWS
 
     client = signed_in(owner_code)
     send_proof(client, issued_notice)
     first = CorrectionSubmission.objects.get()
-    for _ in range(RESPONDENT_ROWS_ON_DASHBOARD):  # ten more sent from the page
+    for _ in range(QUEUE_ROWS):  # ten more sent from the page
         first.pk = None
         first.save()
     staff = Client()
     staff.force_login(smo_user)
     dashboard = visible_text(staff.get(reverse("cases:dashboard")))
-    waiting = RESPONDENT_ROWS_ON_DASHBOARD + 1
+    waiting = QUEUE_ROWS + 1
     assert f"Proof of correction to review {waiting}" in dashboard
-    assert dashboard.count(f"Review the proof: NOV-{issued_notice.pk}") == (
-        RESPONDENT_ROWS_ON_DASHBOARD
-    )
+    assert dashboard.count(f"Review the proof: NOV-{issued_notice.pk}") == (QUEUE_ROWS)

@@ -8,12 +8,12 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from cases.models import CaseEvent, ContactChangeRequest, Party
-from cases.portal.corrections import correction_accept, correction_reject
-from cases.portal.models import CorrectionSubmission
-from cases.portal.services import contact_request_confirm, contact_request_decline
+from cases.models import CaseEvent, Party
 from cases.workflow import Refused
 from enforcement.models import NoticeStatus
+from portal.corrections import correction_accept, correction_reject
+from portal.models import ContactChangeRequest, CorrectionSubmission
+from portal.services import contact_request_confirm, contact_request_decline
 
 from .conftest import enter
 from .test_proof_of_correction import send_proof, signed_in

@@ -13,10 +13,10 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from cases.models import Case, CaseParty, CaseStatus, Party, Premises
-from cases.portal.services import live_access
 from enforcement.models import NoticeOfViolation, RequirementKind
 from enforcement.services import notices as notice_services
 from ledger.models import Charge
+from portal.services import live_access
 from tests.conftest import browser_sign_in
 from tests.steps import tick_confirmation
 from tests.walks.test_notice_and_appeal import (

@@ -14,8 +14,8 @@ from playwright.sync_api import expect
 from cases.deadlines.reminders import sweep_reminders
 from cases.humanize import human_date
 from cases.models import OutgoingMessage
-from cases.portal.services import live_access
 from enforcement.services import notices as notice_svc
+from portal.services import live_access
 from tests.conftest import browser_sign_in
 from tests.enforcement.conftest import draft
 from tests.enforcement.test_browser_remedies import confirmed_case

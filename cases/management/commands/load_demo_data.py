@@ -19,7 +19,7 @@ DEMO_MODULES = [
     "enforcement.demo_clocks",
     "enforcement.demo",
     "ledger.demo",
-    "cases.portal.demo",  # last: prints the codes the documents above printed
+    "portal.demo",  # last: prints the codes the documents above printed
 ]
 
 

@@ -13,14 +13,25 @@ from cases.clocks import clocks_markdown
 
 DOC_PATH = Path(settings.BASE_DIR) / "docs" / "transitions.md"
 CLOCKS_PATH = Path(settings.BASE_DIR) / "docs" / "clocks.md"
-PROJECT_APPS = ("cases", "inspections", "enforcement")
+
+
+def project_apps() -> set[str]:
+    """The labels of this checkout's own apps (not those installed from PyPI)."""
+    base = Path(settings.BASE_DIR).resolve()
+    return {
+        config.label
+        for config in apps.get_app_configs()
+        if Path(config.path).resolve().is_relative_to(base)
+        and ".venv" not in Path(config.path).parts
+    }
 
 
 def fsm_fields():
     """(model, field) for every FSM field of the project's apps, in a stable order."""
     found = []
+    ours = project_apps()
     for model in apps.get_models():
-        if model._meta.app_label not in PROJECT_APPS:
+        if model._meta.app_label not in ours:
             continue
         for field in model._meta.concrete_fields:
             if isinstance(field, FSMFieldMixin):

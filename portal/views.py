@@ -7,9 +7,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ..documents import services as document_services
-from ..throttle import client_ip
-from ..uploads import MAX_FILES
+from cases.documents import services as document_services
+from cases.throttle import client_ip
+from cases.uploads import MAX_FILES
+
 from . import selectors, services, throttle
 from .session import close_session, current_access, open_session, respondent_required
 
@@ -157,10 +158,11 @@ def reminders(request):
 @require_http_methods(["GET", "POST"])
 def correction(request, notice_pk):
     """Proof that the work a notice requires is done: a statement with photos
-    or PDFs, for the SMO to accept or reject (cases.portal.corrections)."""
+    or PDFs, for the SMO to accept or reject (portal.corrections)."""
     from django.core.exceptions import ValidationError
 
-    from ..workflow import Refused
+    from cases.workflow import Refused
+
     from . import corrections
 
     access = request.portal

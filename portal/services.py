@@ -9,10 +9,10 @@ import logging
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from ..models import CaseEvent
-from ..roles import Role, require_role
-from ..timeline import record_event
-from ..workflow import Refused, run
+from cases.roles import Role, require_role
+from cases.timeline import record_event, record_portal_event
+from cases.workflow import Refused, run
+
 from . import codes
 from .models import PortalAccess
 
@@ -68,7 +68,7 @@ def portal_issue(*, case, party, actor, reason: str = "") -> PortalAccess:
     """A new code for the party (the SMO): the live one, if any, is revoked with
     `reason`. The next document addressed to the party prints the new one."""
     require_role(actor, Role.SMO, doing="issue access codes")
-    from ..models import Party
+    from cases.models import Party
 
     if not _named_on(case, party):
         raise Refused(f"{party.name} is not a party named on case {case.number}.")
@@ -136,22 +136,6 @@ def portal_open(*, code: str, address: str) -> PortalAccess | None:
     access.save(update_fields=["first_used_at", "last_used_at", "last_used_from"])
     record_portal_event(access, address, "opened the respondent's page with the code")
     return access
-
-
-def record_portal_event(access, address: str, what: str, *, subject=None, detail=""):
-    """One entry of the case's chronology for a respondent's own step, with the
-    address it came from (the time is the entry's own)."""
-    return record_event(
-        case=access.case,
-        actor=None,
-        by=CaseEvent.ActorKind.RESPONDENT,
-        kind="portal",
-        summary=f"{access.party.name} {what} (from {address or 'an unknown address'})"[
-            :300
-        ],
-        detail=detail,
-        subject=subject or access,
-    )
 
 
 def log_wrong_code(code: str, address: str) -> None:
@@ -237,7 +221,7 @@ def _contact_decide(request, name, *, actor, reason="", summary=None, after=None
 def contact_request_confirm(*, request, actor):
     """The SMO confirms: the party's details change (cases.services
     party_update_details, with the party's history), the request is closed."""
-    from ..services import party_update_details
+    from cases.services import party_update_details
 
     require_role(actor, Role.SMO, doing="confirm contact details")
 

@@ -10,12 +10,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from ..humanize import human_datetime
-from ..roles import Role, require_role
-from ..uploads import ProcessedImage, process_photo_or_pdf, validate_upload_set
-from ..workflow import Refused, run
+from cases.humanize import human_datetime
+from cases.roles import Role, require_role
+from cases.timeline import record_portal_event
+from cases.uploads import ProcessedImage, process_photo_or_pdf, validate_upload_set
+from cases.workflow import Refused, run
+
 from .models import CorrectionFile, CorrectionStatus, CorrectionSubmission
-from .services import record_portal_event
 
 MAX_STATEMENT = 4000
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..citations import cited
-from ..documents import registry
-from ..models import CLOSED_WITHOUT_DUTY, Deadline, IssuedDocument
+from cases.citations import cited
+from cases.documents import registry
+from cases.models import CLOSED_WITHOUT_DUTY, Deadline, IssuedDocument
 
 
 @dataclass
@@ -207,9 +207,9 @@ class PartyAccessRow:
 def staff_panel(case) -> list[PartyAccessRow]:
     """Per party of the case: the live code (issued / used) and earlier ones
     (revoked), for the case page."""
+    from cases.selectors import case_recipients_listed, has_panel_records
     from enforcement.selectors import case_notices
 
-    from ..selectors import case_recipients_listed, has_panel_records
     from .models import (
         ContactChangeRequest,
         ContactChangeStatus,
@@ -265,3 +265,49 @@ def staff_panel(case) -> list[PartyAccessRow]:
             )
         )
     return rows
+
+
+def case_portal_sets(case) -> dict:
+    """The portal's records on the case page, registered with its presence
+    query (cases.selectors.register_panel_records, PortalConfig.ready())."""
+    from .models import (
+        ContactChangeRequest,
+        ContactChangeStatus,
+        CorrectionSubmission,
+        PortalAccess,
+    )
+
+    return {
+        "portal_accesses": PortalAccess.objects.filter(case=case),
+        "contact_requests": ContactChangeRequest.objects.filter(
+            access__case=case, status=ContactChangeStatus.PENDING
+        ),
+        "corrections": CorrectionSubmission.objects.filter(access__case=case),
+    }
+
+
+QUEUE_ROWS = 10
+
+
+def respondents_queue() -> dict:
+    """What respondents sent from their pages for the SMO to deal with (the
+    dashboard): proofs of correction to review and contact details to confirm,
+    oldest first, the first QUEUE_ROWS of each with their counts."""
+    from cases.selectors import head_and_count
+
+    from .corrections import waiting_review
+    from .models import ContactChangeRequest, ContactChangeStatus
+
+    changes = (
+        ContactChangeRequest.objects.filter(status=ContactChangeStatus.PENDING)
+        .select_related("access__party", "access__case")
+        .order_by("submitted_at", "id")
+    )
+    proof_rows, proof_count = head_and_count(waiting_review(), QUEUE_ROWS)
+    change_rows, change_count = head_and_count(changes, QUEUE_ROWS)
+    return {
+        "proofs_waiting": proof_rows,
+        "proofs_waiting_count": proof_count,
+        "contact_changes_waiting": change_rows,
+        "contact_changes_waiting_count": change_count,
+    }

@@ -7,9 +7,8 @@ strangers lock a holder out of their own code."""
 
 from django.conf import settings
 
+from cases import throttle
 from limits.addresses import limit_source
-
-from .. import throttle
 
 
 def _buckets(ip: str):

@@ -7,8 +7,9 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
-from ..models import Case, Party
-from ..workflow import Refused
+from cases.models import Case, Party
+from cases.workflow import Refused
+
 from . import services
 from .models import PortalAccess
 
@@ -172,7 +173,8 @@ def correction_file(request, pk, which):
     from django.core.exceptions import PermissionDenied
     from django.http import FileResponse, Http404
 
-    from ..roles import CASE_READERS, has_role, may_read_originals
+    from cases.roles import CASE_READERS, has_role, may_read_originals
+
     from .models import CorrectionFile
 
     if not has_role(request.user, *CASE_READERS):

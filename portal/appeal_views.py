@@ -10,12 +10,12 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from cases.portal.session import respondent_required
 from cases.throttle import client_ip
+from enforcement.models import Appeal, NoticeOfViolation, NoticeStatus
+from enforcement.services import appeals as appeal_services
+from enforcement.services.flow import Refused
 
-from .models import Appeal, NoticeOfViolation, NoticeStatus
-from .services import appeals as appeal_services
-from .services.flow import Refused
+from .session import respondent_required
 
 MAX_FILES = 5
 

@@ -6,8 +6,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django_fsm import FSMField, transition
 
-from ..roles import smo_permission
-from ..workflow import guard
+from cases.roles import smo_permission
+from cases.workflow import guard
+
 from .codes import grouped
 
 
@@ -49,6 +50,7 @@ class PortalAccess(models.Model):
     reminders_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        db_table = "cases_portalaccess"  # the table it had in cases (issue 30)
         ordering = ["-issued_at", "-id"]
         verbose_name = "access code of the respondent's page"
         constraints = [
@@ -146,6 +148,9 @@ class ContactChangeRequest(SentFromThePage):
         db_index=True,
     )
 
+    class Meta(SentFromThePage.Meta):
+        db_table = "cases_contactchangerequest"
+
     def __str__(self):
         return f"Change of contact details {self.pk} of {self.access.party}"
 
@@ -157,7 +162,7 @@ class ContactChangeRequest(SentFromThePage):
             if getattr(self, name).strip()
         }
 
-    # --- the SMO's decision (cases.portal.services, through the kernel) ----------
+    # --- the SMO's decision (portal.services, through the kernel) ----------
     @transition(
         status,
         source=ContactChangeStatus.PENDING,
@@ -209,6 +214,7 @@ class CorrectionSubmission(SentFromThePage):
     )
 
     class Meta(SentFromThePage.Meta):
+        db_table = "cases_correctionsubmission"
         verbose_name = "proof of correction"
         verbose_name_plural = "proofs of correction"
 
@@ -222,7 +228,7 @@ class CorrectionSubmission(SentFromThePage):
     def is_pending(self) -> bool:
         return self.status == CorrectionStatus.PENDING
 
-    # --- the SMO's review (cases.portal.corrections, through the kernel) ---------
+    # --- the SMO's review (portal.corrections, through the kernel) ---------
     @transition(
         status,
         source=CorrectionStatus.PENDING,
@@ -264,6 +270,7 @@ class CorrectionFile(models.Model):
     height = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
+        db_table = "cases_correctionfile"
         ordering = ["id"]
 
     def __str__(self):

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 
-import segno
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 
-from ..documents import registry
-from ..documents.contracts import DocumentFacts, OnlineAccess
-from ..site_url import site_url
+from cases.documents import registry
+from cases.documents.contracts import DocumentFacts, OnlineAccess
+from cases.site_url import site_url
+
 from .services import code_for_document
 
 
@@ -41,9 +40,3 @@ def with_online_access(
     return dataclasses.replace(
         facts, online=OnlineAccess(address=portal_address(), code=access.printed)
     )
-
-
-def qr_svg(address: str) -> str:
-    """The QR code of `address` as inline SVG (segno), for the PDF."""
-    qr = segno.make(address, error="m")
-    return mark_safe(qr.svg_inline(scale=3, border=2, title="QR code: " + address))

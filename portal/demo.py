@@ -3,7 +3,8 @@
 
 from django.urls import reverse
 
-from ..site_url import site_url
+from cases.site_url import site_url
+
 from .models import PortalAccess
 
 

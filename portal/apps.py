@@ -1,0 +1,22 @@
+from django.apps import AppConfig
+
+
+class PortalConfig(AppConfig):
+    """The respondent's page (issue 18), above every case app (STYLE.md,
+    "Layers"; issue 30). The apps below call it only through the hooks it fills
+    here: the access code printed on a party's papers, the address a party asked
+    reminders at, and its records on the case page."""
+
+    name = "portal"
+    verbose_name = "The respondent's page"
+
+    def ready(self):
+        from cases.deadlines import reminders
+        from cases.documents import registry
+        from cases.selectors import register_panel_records
+
+        from . import documents, selectors, services
+
+        registry.register_online_access(documents.with_online_access)
+        reminders.register_party_emails(services.reminder_emails_for)
+        register_panel_records(selectors.case_portal_sets)
