@@ -184,7 +184,7 @@ def measure_notice(runs: int = 7):
     from weasyprint import HTML
 
     from cases.documents.render import BASE_URL, StaticOnlyFetcher, render
-    from enforcement.documents import sample_notice_of_violation
+    from enforcement.documents.notice import sample_notice_of_violation
 
     facts = sample_notice_of_violation()
     kind = type(facts).kind
@@ -383,6 +383,9 @@ def measure_load(seconds: float, threads: int):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        from bench.seed import remove_load_reports
+
+        print(f"  removed the {remove_load_reports():,} rows the load test stored")
 
 
 # --- report ------------------------------------------------------------------------

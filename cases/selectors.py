@@ -182,15 +182,14 @@ def triage_queue() -> QuerySet[Report]:
 def newest_reports(limit: int = 5) -> tuple[list[Report], int]:
     """The newest reports waiting for triage, as the dashboard shows them, with
     their categories (the hazardous flag) and photos, and how many are waiting in
-    all: three queries for any number (the count rides with the rows, counted
-    before the LIMIT)."""
+    all: two queries whatever the number. (A count riding with the rows, a window
+    before the LIMIT, made PostgreSQL read every waiting report's photos: 12 ms
+    at 7,000 waiting, bench/.)"""
+    waiting = Report.objects.filter(case__isnull=True)
     rows = with_inline(
-        Report.objects.filter(case__isnull=True)
-        .annotate(waiting=Window(Count("pk")))
-        .order_by("-received_at", "-pk")[:limit],
-        *REPORT_EVIDENCE.values(),
+        waiting.order_by("-received_at", "-pk")[:limit], *REPORT_EVIDENCE.values()
     )
-    return rows, (rows[0].waiting if rows else 0)
+    return rows, waiting.count()
 
 
 # What a report's evidence shows besides itself (cases/_report_evidence.html),
