@@ -12,7 +12,7 @@ class EnforcementConfig(AppConfig):
         from cases import exports, page_reads
         from cases.selectors import register_panel_records
 
-        from . import documents, hearing_documents  # noqa: F401
+        from . import documents  # noqa: F401
         from .selectors import case_appeal_pending, notice_sets, remedy_sets
         from .views import appeals, notices
 

@@ -286,12 +286,12 @@ def dates_before_the_appeal_is_over(notice) -> str:
     """For a draft: the SMO's warning (not a refusal) that a remediation period
     or a requirement's days end before the 15 days to appeal (R-APL-1) are
     over, with the dates the notice would print if issued today (its draft
-    preview, enforcement.documents.notice_contract); '' when none does. Until
+    preview, enforcement.documents.notice.notice_contract); '' when none does. Until
     the appeal is over the notice cannot be recorded as not complied with and
     corrective measures cannot start (NoticeOfViolation.appeal_open_or_pending)."""
     from cases.humanize import human_long_date
 
-    from .documents import notice_contract
+    from .documents.notice import notice_contract
 
     facts = notice_contract(notice)
     early = facts.dates_before_last_day_to_appeal()

@@ -118,7 +118,7 @@ def _hearing_action(appeal, held: bool, today: dt.date) -> Action:
             "Issue the notice of hearing", f"{url}#record-documents-{appeal.pk}"
         )
     if step == "reissue":
-        from .hearing_documents import hearing_move_words
+        from .documents.hearing import hearing_move_words
 
         was, now = hearing_move_words(appeal, appeal._latest_hearing_notice())
         return Action(

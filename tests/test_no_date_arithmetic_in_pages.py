@@ -94,10 +94,12 @@ def _view_modules() -> list[Path]:
 
 
 def _document_builders() -> list[Path]:
-    """The facts builders every letter's dates come from."""
+    """The facts builders every letter's dates come from: an app's documents.py,
+    or its documents/ package of one module per letter (enforcement)."""
     return sorted(
         p
-        for p in ROOT.glob("*/documents.py")
+        for pattern in ("*/documents.py", "enforcement/documents/*.py")
+        for p in ROOT.glob(pattern)
         if p.relative_to(ROOT).parts[0] not in {".venv", "tests"}
     )
 
@@ -133,7 +135,7 @@ def test_the_scan_sees_the_files_it_is_about():
     assert "cases/deadlines/views.py" in views
     assert "enforcement/views/appeals.py" in views
     builders = {str(p.relative_to(ROOT)) for p in _document_builders()}
-    assert {"enforcement/documents.py", "inspections/documents.py"} <= builders
+    assert {"enforcement/documents/notice.py", "inspections/documents.py"} <= builders
 
 
 @pytest.mark.parametrize(
@@ -182,7 +184,7 @@ def test_no_view_computes_a_date():
 
 
 def test_letters_take_their_dates_from_the_engine_not_arithmetic():
-    """The facts builders (enforcement/documents.py, inspections/documents.py)
+    """The facts builders (enforcement/documents/, inspections/documents.py)
     state the stored deadlines (or the engine's compute_due for a draft's
     preview), never a date worked out beside them."""
     assert _unexplained(_findings(_document_builders(), CODE_RULES)) == []

@@ -29,14 +29,14 @@ from cases.documents.contracts import (
 from cases.documents.registry import register
 from cases.documents.samples import sample_common
 
-from .documents import (
+from .common import (
     CLERK_TITLE,
-    _premises,
-    _recipient,
-    _today,
     clerk_signatory,
-    notice_number,
+    premises_address_of,
+    recipient_of,
+    today,
 )
+from .notice import notice_number
 
 WHAT_TO_BRING = (
     "This notice and the notice of violation appealed",
@@ -185,7 +185,7 @@ def hearing_notice_number(appeal) -> str:
 def hearing_notice_contract(appeal) -> HearingNoticeFacts:
     """The notice of hearing once the hearing is scheduled: the meeting's date,
     time and place as recorded on the appeal; the hearing-by date as stored."""
-    from .services.appeals import hearing_by
+    from ..services.appeals import hearing_by
 
     if appeal.hearing_at is None or not appeal.hearing_location.strip():
         raise FactsInvalid(
@@ -197,13 +197,13 @@ def hearing_notice_contract(appeal) -> HearingNoticeFacts:
     return HearingNoticeFacts(
         case_number=notice.case.number,
         document_number=hearing_notice_number(appeal),
-        issued_on=_today(),
-        recipient=_recipient(appeal.appellant.name, appeal.appellant.mailing_address),
+        issued_on=today(),
+        recipient=recipient_of(appeal.appellant.name, appeal.appellant.mailing_address),
         contact=Contact(name="Village Clerk", phone=settings.VILLAGE["phone"]),
         signatory=clerk_signatory(),
         notice_number=notice_number(notice),
         notice_issued_on=notice.issued_on,
-        premises_address=_premises(notice.case),
+        premises_address=premises_address_of(notice.case),
         appeal_number=f"Appeal {appeal.pk}",
         appeal_filed_on=appeal.filed_on,
         hearing_on=day,
@@ -305,7 +305,7 @@ def agenda_items(meeting) -> tuple[AgendaItem, ...]:
             appellant=a.appellant.name,
             case_number=a.notice.case.number,
             notice_number=notice_number(a.notice),
-            premises_address=_premises(a.notice.case),
+            premises_address=premises_address_of(a.notice.case),
         )
         for n, a in enumerate(meeting.hearings(), 1)
     )
@@ -325,7 +325,7 @@ def meeting_agenda_contract(meeting) -> MeetingAgendaFacts:
     out), signed once by the Village Clerk for the Board."""
     return MeetingAgendaFacts(
         document_number=agenda_number(meeting),
-        issued_on=_today(),
+        issued_on=today(),
         recipient=Recipient(name="The Board of Trustees"),
         contact=Contact(name="Village Clerk", phone=settings.VILLAGE["phone"]),
         signatory=clerk_signatory(),

@@ -196,7 +196,7 @@ class Appeal(FlowModel):
             return "issue"
         if not latest.is_issued:
             return "rendering"
-        from ..hearing_documents import notice_gives_another_hearing
+        from ..documents.hearing import notice_gives_another_hearing
 
         if notice_gives_another_hearing(self, latest):
             return "reissue"
@@ -211,7 +211,7 @@ class Appeal(FlowModel):
     def hearing_notice_is_out_of_date(self) -> bool:
         """The latest issued notice of hearing gives another day, time or place
         than the hearing as now scheduled (it was moved since)."""
-        from ..hearing_documents import notice_gives_another_hearing
+        from ..documents.hearing import notice_gives_another_hearing
 
         issued = self.hearing_notice()
         return issued is not None and notice_gives_another_hearing(self, issued)

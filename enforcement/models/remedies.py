@@ -52,7 +52,7 @@ class _Invoiced(models.Model):
     """Work done at the violator's expense, invoiced and paid or not.
 
     The invoice is the total of the itemized costs, numbered by the office
-    (enforcement.documents.invoice_number) when it is issued; payments are
+    (enforcement.documents.corrective.invoice_number) when it is issued; payments are
     recorded one by one on the ledger (the `ledger` app, through
     enforcement.charges) until they cover it."""
 

@@ -17,7 +17,7 @@ from cases.services import case_run_transition
 from cases.timeline import record_event
 
 from .. import charges
-from ..documents import notice_document_issue
+from ..documents.notice import notice_document_issue
 from ..models import (
     MAX_COMPLIANCE_DAYS,
     REQUIREMENTS_WITH_DAYS,

@@ -21,7 +21,7 @@ from cases.timeline import record_event
 from cases.workflow import CaseChangedError, Reason, refusal_text, run
 
 from .. import charges
-from ..documents import UNPAID_WORDS, access_request_measures, invoice_number
+from ..documents.corrective import UNPAID_WORDS, access_request_measures, invoice_number
 from ..models import (
     AccessSuspension,
     AccessTermination,

@@ -24,6 +24,7 @@ from cases.views.actions import (
 )
 
 from .. import selectors
+from ..documents.hearing import hearing_move_words
 from ..forms import (
     APPEAL_STEP_FORMS,
     AppealForm,
@@ -33,7 +34,6 @@ from ..forms import (
     HearingServiceForm,
     MailingForm,
 )
-from ..hearing_documents import hearing_move_words
 from ..ical_feed import HEARINGS_FEED_ROLES, ical_events, to_ical
 from ..models import Appeal, AppealDocument, NoticeOfViolation
 from ..services import appeals as svc

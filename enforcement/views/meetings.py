@@ -11,8 +11,8 @@ from cases.roles import Role, has_role, role_required
 from cases.site_url import site_url
 
 from .. import selectors
+from ..documents.hearing import agenda_text
 from ..forms import MeetingForm
-from ..hearing_documents import agenda_text
 from ..ical_feed import board_meetings_ical
 from ..models import BoardMeeting
 from ..services import meetings as svc

@@ -28,7 +28,7 @@ from cases.views.actions import (
 from cases.workflow import reasons_not, transitions_of
 
 from .. import charges, selectors
-from ..documents import UNPAID_WORDS
+from ..documents.corrective import UNPAID_WORDS
 from ..forms import (
     CREATE_FORMS,
     REMEDY_STEP_FORMS,

@@ -18,7 +18,7 @@ from cases.documents.samples import sample_facts
 from cases.documents.selectors import appeal_deadline_for
 from cases.documents.tasks import render_document
 from cases.models import CaseEvent, DocumentFrozenError, IssuedDocument
-from enforcement.documents import sample_notice_of_violation
+from enforcement.documents.notice import sample_notice_of_violation
 
 from .conftest import pdf_text
 

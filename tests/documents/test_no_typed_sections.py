@@ -10,7 +10,7 @@ MODULES = [
     *sorted((ROOT / "cases" / "documents").glob("*.py")),
     *sorted((ROOT / "cases" / "reports").glob("*.py")),
     *sorted((ROOT / "cases" / "open311").glob("*.py")),
-    ROOT / "enforcement" / "documents.py",
+    *sorted((ROOT / "enforcement" / "documents").glob("*.py")),
     ROOT / "enforcement" / "penalties.py",
     ROOT / "inspections" / "documents.py",
 ]

@@ -27,7 +27,7 @@ from cases.documents.render import (
     render_pdf,
 )
 from cases.documents.samples import sample_facts
-from enforcement.documents import Fine, Requirement, sample_notice_of_violation
+from enforcement.documents.notice import Fine, Requirement, sample_notice_of_violation
 
 from .conftest import pdf_text, squash
 

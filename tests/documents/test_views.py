@@ -11,7 +11,7 @@ from django.urls import reverse
 from cases.documents import registry, services
 from cases.documents.contracts import DocumentKind
 from cases.documents.tasks import render_document
-from enforcement.documents import sample_notice_of_violation
+from enforcement.documents.notice import sample_notice_of_violation
 
 from .conftest import pdf_text
 

@@ -14,7 +14,7 @@ from cases.documents.contracts import DocumentKind, FactsInvalid
 from cases.documents.services import document_render, issue_for
 from cases.models import IssuedDocument
 from cases.workflow import Refused
-from enforcement.hearing_documents import agenda_text, hearing_notice_contract
+from enforcement.documents.hearing import agenda_text, hearing_notice_contract
 from enforcement.models import HearingNoticeService
 from enforcement.services import appeals as appeal_services
 from enforcement.services import meetings as meeting_services

@@ -15,7 +15,7 @@ from cases.documents.contracts import DocumentKind
 from cases.documents.services import document_preview
 from cases.models import IssuedDocument
 from enforcement import charges
-from enforcement import documents as enf_docs
+from enforcement.documents import corrective
 from enforcement.models import CorrectiveStatus
 from enforcement.services import notices as notice_svc
 from enforcement.services import remedies as svc
@@ -125,7 +125,7 @@ def test_issuing_the_invoice_numbers_it_and_totals_the_costs(costed, client_as):
     assert "the PDF is being rendered" in body
     document = IssuedDocument.objects.get(kind=KIND, object_id=costed.pk)
     assert document.document_number == f"INV-CM-{costed.pk}"
-    html = document_preview(KIND, enf_docs.corrective_invoice_contract(costed))
+    html = document_preview(KIND, corrective.corrective_invoice_contract(costed))
     for words in ("Vacuum truck", "Disposal", "$525.50", "lien", "tax roll"):
         assert words in html
     # The page now offers the payment and says nothing is paid yet.
@@ -220,7 +220,7 @@ def test_a_nuisance_abatement_is_invoiced_from_its_page_too(
     n.refresh_from_db()
     assert (n.status, n.invoice_number) == ("invoiced", f"INV-NA-{n.pk}")
     assert "issued to the violator" in body
-    html = document_preview(KIND, enf_docs.abatement_invoice_contract(n))
+    html = document_preview(KIND, corrective.abatement_invoice_contract(n))
     assert "Pump truck" in html and "Pat Owner" in html
 
 

@@ -162,7 +162,7 @@ def test_an_agenda_filed_on_a_case_before_is_corrected_by_the_meetings(
     from dataclasses import replace
 
     from cases.documents.services import document_issue
-    from enforcement.hearing_documents import meeting_agenda_contract
+    from enforcement.documents.hearing import meeting_agenda_contract
 
     meeting, case = scheduled_appeal.meeting, scheduled_appeal.case
     with village_day(dt.date(2026, 3, 11)):

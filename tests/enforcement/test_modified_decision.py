@@ -17,7 +17,7 @@ from cases.documents.contracts import DocumentKind, validate_facts
 from cases.documents.services import document_render, issue_for
 from cases.models import CaseEvent, Deadline
 from cases.workflow import Refused
-from enforcement import documents as enf_docs
+from enforcement.documents import appeal_decision
 from enforcement.models import (
     Appeal,
     AppealStatus,
@@ -357,7 +357,7 @@ def test_the_letters_facts_refuse_what_the_record_does_not_say(
     scheduled_appeal, clerk_user
 ):
     upheld = decide(scheduled_appeal, clerk_user, Decision.UPHELD)
-    facts = enf_docs.appeal_decision_contract(upheld)
+    facts = appeal_decision.appeal_decision_contract(upheld)
     assert facts.correction_due_on == dt.date(2026, 4, 2)
     from dataclasses import replace
 

@@ -14,7 +14,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.documents.contracts import DocumentKind
+from cases.documents.contracts import DocumentKind, FactsInvalid
 from cases.documents.services import document_render
 from cases.humanize import human_date
 from cases.models import Deadline, IssuedDocument
@@ -155,3 +155,25 @@ def test_the_notice_of_reasons_can_be_recorded_as_sent_by_the_service(
     assert svc.open_deadline_for(done, "R-SUS-1") is None or (
         svc.open_deadline_for(done, "R-SUS-1").status == Deadline.Status.MET
     )
+
+
+def test_a_suspension_at_night_is_dated_by_the_village_not_utc():
+    """R-SUS-1: the notice of reasons may be dated the day of the suspension. At
+    9:30 PM in Poquott it is already the next day in UTC; the check reads the
+    village's date (it refused every evening's notice before)."""
+    import dataclasses
+    from zoneinfo import ZoneInfo
+
+    from cases.documents.contracts import validate_facts
+    from enforcement.documents.access import sample_emergency_suspension
+
+    evening = dt.datetime(2026, 3, 2, 21, 30, tzinfo=ZoneInfo("America/New_York"))
+    facts = dataclasses.replace(
+        sample_emergency_suspension(),
+        suspended_at=evening.astimezone(dt.UTC),
+        issued_on=dt.date(2026, 3, 2),
+    )
+    assert validate_facts(DocumentKind.EMERGENCY_SUSPENSION, facts) is facts
+    day_before = dataclasses.replace(facts, issued_on=dt.date(2026, 3, 1))
+    with pytest.raises(FactsInvalid, match="the suspension is dated after the notice"):
+        validate_facts(DocumentKind.EMERGENCY_SUSPENSION, day_before)

@@ -23,7 +23,7 @@ from cases.documents.contracts import DocumentKind
 from cases.documents.selectors import documents_of
 from cases.documents.services import document_render
 from cases.humanize import human_date
-from enforcement.documents import Requirement
+from enforcement.documents.notice import Requirement
 from enforcement.models import NoticeRequirement, RequirementKind
 from enforcement.selectors import continued_violation_for
 from enforcement.services import notices as svc
@@ -145,7 +145,7 @@ def test_a_cease_and_desist_notice_counts_continued_weeks_from_its_date(
 def test_a_draft_preview_prints_the_dates_an_issue_today_would_set(
     confirmed_case, smo_user
 ):
-    from enforcement.documents import notice_contract
+    from enforcement.documents.notice import notice_contract
 
     notice = draft(
         confirmed_case,
@@ -452,7 +452,7 @@ def test_the_notice_page_states_the_count_from_the_notice_date(
 )
 def test_a_notice_missing_or_misplacing_its_dates_is_refused(changes, message):
     from cases.documents.contracts import FactsInvalid, validate_facts
-    from enforcement.documents import sample_notice_of_violation
+    from enforcement.documents.notice import sample_notice_of_violation
 
     with pytest.raises(FactsInvalid, match=message):
         validate_facts(

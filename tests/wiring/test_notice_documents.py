@@ -14,7 +14,7 @@ from cases.documents.contracts import DocumentKind, FactsInvalid
 from cases.documents.selectors import documents_of
 from cases.documents.services import document_issue, document_render
 from cases.models import CaseStatus, IssuedDocument, Party
-from enforcement.documents import notice_contract
+from enforcement.documents.notice import notice_contract
 from enforcement.models import NoticeOfViolation, NoticeStatus, RequirementKind
 from enforcement.services import notices as svc
 from tests.documents.conftest import pdf_text

@@ -1,5 +1,5 @@
 """Each other kind of document, built from a real record (the builders of
-enforcement/documents.py and inspections/documents.py), previewed, issued from
+enforcement/documents/ and inspections/documents.py), previewed, issued from
 its page by the roles the documents service allows, and rendered."""
 
 import datetime as dt
@@ -13,7 +13,9 @@ from django.utils import timezone
 from cases.documents.contracts import DocumentKind, FactsInvalid, validate_facts
 from cases.documents.services import document_preview, document_render, issue_for
 from cases.models import IssuedDocument
-from enforcement import documents as enf_docs
+from enforcement.documents import access as access_docs
+from enforcement.documents import appeal_decision as decision_docs
+from enforcement.documents import corrective as corrective_docs
 from enforcement.services import appeals as appeal_svc
 from enforcement.services import notices as notice_svc
 from enforcement.services import remedies as remedy_svc
@@ -162,37 +164,37 @@ CASES = [
     (
         "decided_appeal",
         DocumentKind.APPEAL_DECISION,
-        enf_docs.appeal_decision_contract,
+        decision_docs.appeal_decision_contract,
         "pool water, not rain water",
     ),
     (
         "corrective",
         DocumentKind.ACCESS_REQUEST,
-        enf_docs.access_request_contract,
+        corrective_docs.access_request_contract,
         "Clean the catch basin.",
     ),
     (
         "costed",
         DocumentKind.CORRECTIVE_INVOICE,
-        enf_docs.corrective_invoice_contract,
+        corrective_docs.corrective_invoice_contract,
         "Vacuum truck: catch basin cleaning",
     ),
     (
         "suspension",
         DocumentKind.EMERGENCY_SUSPENSION,
-        enf_docs.suspension_contract,
+        access_docs.suspension_contract,
         "Heating oil reaching the catch basin",
     ),
     (
         "termination",
         DocumentKind.PROPOSED_TERMINATION,
-        enf_docs.proposed_termination_contract,
+        access_docs.proposed_termination_contract,
         "laundry drain remains connected",
     ),
     (
         "denied",
         DocumentKind.TERMINATION_DECISION,
-        enf_docs.termination_decision_contract,
+        access_docs.termination_decision_contract,
         "still connected",
     ),
     (
@@ -280,7 +282,7 @@ def test_an_appeal_not_yet_decided_gives_a_message_not_a_document(appeal, client
     assert "has not decided this appeal yet" in body and "Nothing was issued" in body
     assert not IssuedDocument.objects.filter(kind=DocumentKind.APPEAL_DECISION).exists()
     with pytest.raises(FactsInvalid):
-        enf_docs.appeal_decision_contract(appeal)
+        decision_docs.appeal_decision_contract(appeal)
 
 
 def test_issuing_again_makes_a_correction_superseding_the_issued_version(
