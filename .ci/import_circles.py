@@ -8,10 +8,14 @@ first; the layers contract keeps every circle inside one app.
 
 import sys
 from collections import Counter
+from pathlib import Path
 
 import grimp
 
-APPS = ("portal", "reporting", "ledger", "enforcement", "inspections", "cases")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout
+
+APPS = ("operations", "portal", "reporting", "ledger", "enforcement", "inspections")
+APPS += ("cases",)
 APPS += ("jobs", "limits")
 
 

@@ -5,7 +5,6 @@ never a delegate acting for the SMO."""
 
 import datetime as dt
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -58,7 +57,7 @@ def delegation_grant(
     ):
         errors["delegate"] = "The delegate must be an active member of staff."
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
     delegation = Delegation.objects.create(
         delegate=delegate,
         powers=powers.strip(),
@@ -104,7 +103,7 @@ def delegation_end(*, delegation, actor, ends_on: dt.date) -> Delegation:
             f"To end it early, give a day before {human_date(delegation.ends_on)}."
         )
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
     delegation.ends_on = ends_on
     delegation.ended_by = actor
     delegation.ended_at = timezone.now()

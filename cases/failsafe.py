@@ -12,7 +12,7 @@ in the database (`limits`) and hold while Redis is down.
 The count is per process (each gunicorn worker keeps its own) and starts at zero
 when the process starts: it says "this worker let requests through unlimited"
 and when it last did; `/healthz` shows it beside its own check of the cache,
-which is what makes the health answer 503 (`cases.views.health`)."""
+which is what makes the health answer 503 (`operations.health`)."""
 
 import logging
 import threading

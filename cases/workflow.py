@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 from django_fsm import ConcurrentTransition, TransitionNotAllowed
 
@@ -58,32 +59,72 @@ class Reason:
         return self.text
 
 
-class Refused(Exception):
-    """The one refusal of the system: a step, edit or record not allowed now.
+class Refused(ValidationError):
+    """The one refusal of the services (issue 30): a step, an edit or a record
+    not allowed now, or input a service will not take. Every service a page
+    calls says no with it or a subclass of it (CaseChangedError, DocumentError,
+    FactsInvalid, ReportRefused, LockedRecordError); `cases.views.actions.attempt`
+    is the one place that turns it into a page.
 
     `reasons` say why (each with its rule id and, where something else must be
-    done first, a link); `str()` is the sentence a user reads."""
+    done first, a link). Input refused (`Refused.invalid`) carries its messages
+    by form field (NON_FIELD_ERRORS for the form as a whole), which a form puts
+    on its fields. `str()` is the sentence a user reads. It is a Django
+    ValidationError, so forms and model validation take it as their own
+    (`message_dict`, `messages`).
 
-    def __init__(self, *reasons: Reason | str, lead: str = ""):
+    Not a refusal of a person's request, so not this: the worker's JobRefused,
+    the outbox's MessageNotNeeded, a backup's BackupError, Open311's wire-format
+    errors."""
+
+    def __init__(
+        self,
+        *reasons: Reason | str,
+        lead: str = "",
+        fields: dict[str, str | list[str]] | None = None,
+    ):
         self.reasons = tuple(r if isinstance(r, Reason) else Reason(r) for r in reasons)
         self.lead = lead
-        super().__init__(self.message)
+        if fields:
+            super().__init__(
+                {
+                    name: list(text) if isinstance(text, list | tuple) else [text]
+                    for name, text in fields.items()
+                }
+            )
+        else:
+            super().__init__(self.sentence)
+
+    @classmethod
+    def invalid(cls, error: str | dict[str, str | list[str]]) -> Refused:
+        """Input a service will not take: one message for the form as a whole, or
+        {field: message or messages}."""
+        if isinstance(error, dict):
+            return cls(fields=error)
+        return cls(fields={NON_FIELD_ERRORS: error})
 
     @property
-    def message(self) -> str:
+    def fields(self) -> dict[str, list[str]]:
+        """The refused input's messages by field ({} for a refusal of a step)."""
+        return self.message_dict if hasattr(self, "error_dict") else {}
+
+    @property
+    def sentence(self) -> str:
+        if hasattr(self, "error_dict"):
+            return " ".join(self.messages)
         texts = "; ".join(r.text.rstrip(".") for r in self.reasons)
         if self.lead:
             return f"{self.lead} {texts}." if texts else self.lead
         return f"{texts[:1].upper()}{texts[1:]}." if texts else "Not allowed now."
 
     def __str__(self) -> str:
-        return self.message
+        return self.sentence
 
 
-class CaseChangedError(Exception):
+class CaseChangedError(Refused):
     """Someone else changed the record since the user loaded it."""
 
-    message = "This record was changed by someone else. Review it and try again."
+    default = "This record was changed by someone else. Review it and try again."
 
     def __init__(self, message: str | None = None, *, record=None):
         if message is None and record is not None:
@@ -91,7 +132,7 @@ class CaseChangedError(Exception):
                 f"This {record._meta.verbose_name} was changed by someone else. "
                 "Review it and try again."
             )
-        super().__init__(message or self.message)
+        super().__init__(message or self.default)
 
 
 def guard(

@@ -9,7 +9,6 @@ court electronically."""
 import datetime as dt
 from decimal import Decimal
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -52,9 +51,9 @@ def court_refer(
             "unpaid balance is referred."
         )
     if referred_on is None or referred_on > timezone.localdate():
-        raise ValidationError({"referred_on": "The date cannot be in the future."})
+        raise Refused.invalid({"referred_on": "The date cannot be in the future."})
     if referred_on < locked.issued_on:
-        raise ValidationError(
+        raise Refused.invalid(
             {"referred_on": "A charge cannot be referred before it was issued."}
         )
     locked.referred_on = referred_on
@@ -135,7 +134,7 @@ def court_record_disposition(
             "A fine, surcharge or imprisonment follows a conviction only."
         )
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
     referral.docket_number = docket_number.strip()
     referral.outcome = outcome
     referral.outcome_on = outcome_on

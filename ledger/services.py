@@ -6,7 +6,6 @@ Each writes one event to the case's chronology in the same transaction
 import datetime as dt
 from decimal import Decimal, InvalidOperation
 
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -114,7 +113,7 @@ def charge_create(
         _require_smo(actor, doing="put a charge on the ledger")
     error = amount_error(amount)
     if error:
-        raise ValidationError({"amount": error})
+        raise Refused.invalid({"amount": error})
     charge = Charge.objects.create(
         kind=kind,
         case=case,
@@ -225,7 +224,7 @@ def payment_record(
         receipt_number=receipt_number,
     )
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
     number = (receipt_number or "").strip() or next_receipt_number(received_on.year)
     try:
         with transaction.atomic():
@@ -241,7 +240,7 @@ def payment_record(
                 recorded_by=actor,
             )
     except IntegrityError as exc:  # the same number typed at the same moment
-        raise ValidationError(
+        raise Refused.invalid(
             {"receipt_number": f"Receipt number {number} is already used."}
         ) from exc
     left = locked.balance()
@@ -277,7 +276,7 @@ def payment_void(*, payment, actor, reason: str) -> Payment:
     ValidationError (no reason), Refused (voided already)."""
     _require_smo(actor, doing="void payments")
     if not (reason or "").strip():
-        raise ValidationError({"reason": "Say why the payment is voided."})
+        raise Refused.invalid({"reason": "Say why the payment is voided."})
     charge = _lock(payment.charge)
     payment = Payment.objects.select_for_update().get(pk=payment.pk)
     if payment.is_voided:
@@ -309,7 +308,7 @@ def charge_write_off(*, charge, actor, reason: str) -> Charge:
     (nothing remains, written off already)."""
     _require_smo(actor, doing="write off a charge")
     if not (reason or "").strip():
-        raise ValidationError({"reason": "Say why the balance is written off."})
+        raise Refused.invalid({"reason": "Say why the balance is written off."})
     locked = _lock(charge)
     if locked.is_written_off:
         raise Refused(f"{locked.reference} is written off already.")

@@ -1,12 +1,13 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from cases.views import health, public
+from cases.views import public
 from cases.views.auth import (
     StaffLoginView,
     ThrottledAdminAuthenticationForm,
     ThrottledPasswordResetView,
 )
+from operations import health
 
 # /admin/login/ takes the staff sign-in's failed sign-in cool-off (cases.throttle).
 admin.site.login_form = ThrottledAdminAuthenticationForm

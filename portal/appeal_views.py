@@ -3,7 +3,6 @@
 moment of submission (the village's date of it is the filing date), acknowledged
 on screen and by e-mail with a receipt number."""
 
-from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -11,9 +10,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from cases.throttle import client_ip
+from cases.views.actions import attempt_errors
 from enforcement.models import Appeal, NoticeOfViolation, NoticeStatus
 from enforcement.services import appeals as appeal_services
-from enforcement.services.flow import Refused
 
 from .session import respondent_required
 
@@ -52,8 +51,8 @@ def appeal_new(request, notice_pk):
         if not values["grounds"].strip():
             errors["grounds"] = ["Say why you appeal: the grounds of the appeal."]
         if not errors:
-            try:
-                appeal = appeal_services.appeal_file_online(
+            appeal, errors = attempt_errors(
+                lambda: appeal_services.appeal_file_online(
                     access=access,
                     notice=notice,
                     grounds=values["grounds"],
@@ -62,15 +61,8 @@ def appeal_new(request, notice_pk):
                     phone=values["phone"],
                     documents=files,
                 )
-            except ValidationError as exc:
-                errors = (
-                    exc.message_dict
-                    if hasattr(exc, "error_dict")
-                    else {"": exc.messages}
-                )
-            except Refused as exc:
-                errors = {"": [str(exc)]}
-            else:
+            )
+            if appeal is not None:
                 return redirect("portal_appeal:receipt", appeal.pk)
     return render(
         request,

@@ -60,7 +60,7 @@ def correction_submit(
     except ValidationError as exc:
         errors["files"] = " ".join(exc.messages)
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
     with transaction.atomic():
         notice = NoticeOfViolation.objects.select_for_update().get(pk=notice.pk)
         if notice.status not in CORRECTABLE:

@@ -168,14 +168,14 @@ def contact_request_submit(
         "phone": (phone or "").strip()[:40],
     }
     if not any(values.values()):
-        raise ValidationError(
+        raise Refused.invalid(
             "Give at least one new detail: address, e-mail or telephone."
         )
     if values["email"]:
         try:
             validate_email(values["email"])
         except ValidationError:
-            raise ValidationError({"email": "That is not an e-mail address."}) from None
+            raise Refused.invalid({"email": "That is not an e-mail address."}) from None
     request = ContactChangeRequest.objects.create(
         access=access, submitted_from=address or None, **values
     )
@@ -278,7 +278,7 @@ def reminders_set(*, access, address: str, email: str) -> PortalAccess:
         try:
             validate_email(email)
         except ValidationError:
-            raise ValidationError({"email": "That is not an e-mail address."}) from None
+            raise Refused.invalid({"email": "That is not an e-mail address."}) from None
     access = PortalAccess.objects.select_for_update().get(pk=access.pk)
     access.reminder_email = email
     access.reminders_since = timezone.now() if email else None

@@ -3,11 +3,12 @@ access code from the case page."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
 from cases.models import Case, Party
+from cases.views.actions import attempt
 from cases.workflow import Refused
 
 from . import services
@@ -29,16 +30,17 @@ def services_url(case) -> str:
 def issue(request, number, party_pk):
     case = get_object_or_404(Case, number=number)
     party = get_object_or_404(Party, pk=party_pk)
-    try:
-        access = services.portal_issue(
+    access = attempt(
+        request,
+        None,
+        lambda: services.portal_issue(
             case=case,
             party=party,
             actor=request.user,
             reason=request.POST.get("reason", "").strip(),
-        )
-    except Refused as exc:
-        messages.error(request, str(exc))
-    else:
+        ),
+    )
+    if access is not None:
         messages.success(
             request,
             f"New access code {access.printed} issued to {party.name}; the next "
@@ -53,13 +55,14 @@ def issue(request, number, party_pk):
 def revoke(request, number, pk):
     case = get_object_or_404(Case, number=number)
     access = get_object_or_404(PortalAccess, pk=pk, case=case)
-    try:
-        services.portal_revoke(
+    revoked = attempt(
+        request,
+        None,
+        lambda: services.portal_revoke(
             access=access, actor=request.user, reason=request.POST.get("reason", "")
-        )
-    except Refused as exc:
-        messages.error(request, str(exc))
-    else:
+        ),
+    )
+    if revoked is not None:
         messages.success(
             request,
             f"The access code ending …{access.code[-4:]} of {access.party.name} is "
@@ -73,15 +76,10 @@ def _decide(request, case, decision, decisions):
     """Run the SMO's `decision` (one of `decisions`: name → a call that returns
     what it did in words) and say the outcome or the refusal; back to the case."""
     call = decisions.get(decision)
-    try:
-        if call is None:
-            raise Refused("No such decision.")
-        words = call()
-    except Refused as exc:
-        messages.error(request, str(exc))
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-    else:
+    if call is None:
+        raise Http404("No such decision.")
+    words = attempt(request, None, call)
+    if words is not None:
         messages.success(request, words)
     return _back(case)
 
@@ -136,7 +134,7 @@ def correction_decide(request, number, pk, decision):
         except ValueError:
             complied_on = None
         if record and typed and complied_on is None:
-            raise ValidationError("The date complied is not a date (YYYY-MM-DD).")
+            raise Refused.invalid("The date complied is not a date (YYYY-MM-DD).")
         corrections.correction_accept(
             submission=submission,
             actor=request.user,

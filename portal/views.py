@@ -10,6 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from cases.documents import services as document_services
 from cases.throttle import client_ip
 from cases.uploads import MAX_FILES
+from cases.views.actions import attempt_errors
 
 from . import selectors, services, throttle
 from .session import close_session, current_access, open_session, respondent_required
@@ -100,8 +101,6 @@ def leave(request):
 def contact(request):
     """New contact details, sent as a request the SMO confirms (notices go to
     the address of record)."""
-    from django.core.exceptions import ValidationError
-
     access = request.portal
     values = {
         name: request.POST.get(name, "")
@@ -109,13 +108,13 @@ def contact(request):
     }
     errors = []
     if request.method == "POST":
-        try:
-            services.contact_request_submit(
+        sent, refused = attempt_errors(
+            lambda: services.contact_request_submit(
                 access=access, address=client_ip(request), **values
             )
-        except ValidationError as exc:
-            errors = exc.messages
-        else:
+        )
+        errors = [text for texts in refused.values() for text in texts]
+        if sent is not None:
             messages.success(
                 request,
                 "Thank you: your new details are sent to the Stormwater Management "
@@ -134,15 +133,16 @@ def contact(request):
 @require_POST
 @respondent_required
 def reminders(request):
-    from django.core.exceptions import ValidationError
-
     email = "" if request.POST.get("off") else request.POST.get("email", "")
-    try:
-        access = services.reminders_set(
+    access, refused = attempt_errors(
+        lambda: services.reminders_set(
             access=request.portal, address=client_ip(request), email=email
         )
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+    )
+    if refused:
+        messages.error(
+            request, " ".join(t for texts in refused.values() for t in texts)
+        )
     else:
         messages.success(
             request,
@@ -159,10 +159,6 @@ def reminders(request):
 def correction(request, notice_pk):
     """Proof that the work a notice requires is done: a statement with photos
     or PDFs, for the SMO to accept or reject (portal.corrections)."""
-    from django.core.exceptions import ValidationError
-
-    from cases.workflow import Refused
-
     from . import corrections
 
     access = request.portal
@@ -172,21 +168,16 @@ def correction(request, notice_pk):
     statement = request.POST.get("statement", "")
     errors = {}
     if request.method == "POST":
-        try:
-            corrections.correction_submit(
+        sent, errors = attempt_errors(
+            lambda: corrections.correction_submit(
                 access=access,
                 notice=notice,
                 statement=statement,
                 uploads=request.FILES.getlist("files"),
                 address=client_ip(request),
             )
-        except ValidationError as exc:
-            errors = (
-                exc.message_dict if hasattr(exc, "error_dict") else {"": exc.messages}
-            )
-        except Refused as exc:
-            errors = {"": [str(exc)]}
-        else:
+        )
+        if sent is not None:
             messages.success(
                 request,
                 "Thank you: your proof is sent to the Stormwater Management Officer, "

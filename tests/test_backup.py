@@ -74,7 +74,7 @@ for pk in IssuedDocument.objects.filter(status="rendering").values_list("pk", fl
     document_render(document_id=pk)
 """
 
-# Read independently of cases.backups: every model's rows, and every issued
+# Read independently of operations.backups: every model's rows, and every issued
 # document's stored hash against the file under MEDIA_ROOT.
 SNAPSHOT = """
 import hashlib, json

@@ -58,7 +58,7 @@ def test_healthz_reports_each_service(client):
 
 
 def test_healthz_is_503_when_the_database_does_not_answer(client, monkeypatch):
-    from cases.views import health
+    from operations import health
 
     def broken():
         raise ConnectionError("database down")

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from cases import failsafe
-from cases.views import health
+from operations import health
 
 pytestmark = pytest.mark.django_db
 

@@ -219,7 +219,7 @@ def test_healthz_is_200_ok_with_the_real_cache(client):
 
 
 def test_broker_down_is_degraded_but_200(client, monkeypatch):
-    from cases.views import health
+    from operations import health
 
     def broker_down():
         raise ConnectionRefusedError("broker down")

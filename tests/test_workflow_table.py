@@ -56,8 +56,8 @@ SERVICE_MACHINES = {
         "replace": None,
         "end": None,
     },
-    "cases.CorrectionSubmission": {"accept": (Role.SMO,), "reject": (Role.SMO,)},
-    "cases.ContactChangeRequest": {"confirm": (Role.SMO,), "decline": (Role.SMO,)},
+    "portal.CorrectionSubmission": {"accept": (Role.SMO,), "reject": (Role.SMO,)},
+    "portal.ContactChangeRequest": {"confirm": (Role.SMO,), "decline": (Role.SMO,)},
 }
 
 

@@ -391,10 +391,12 @@ def add_office_closure(*, day: dt.date, reason: str, actor) -> OfficeClosure:
     says so on its case's timeline. Who: SMO staff. Raises ValueError for a
     blank reason or a day already closed."""
     if not reason.strip():
-        raise ValueError("Say why the office is closed.")
+        raise Refused.invalid({"reason": "Say why the office is closed."})
     with transaction.atomic():
         if OfficeClosure.objects.filter(day=day).exists():
-            raise ValueError(f"{human_long_date(day)} is already an office closure.")
+            raise Refused.invalid(
+                {"day": f"{human_long_date(day)} is already an office closure."}
+            )
         closure = OfficeClosure.objects.create(
             day=day,
             reason=reason.strip(),

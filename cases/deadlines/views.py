@@ -16,6 +16,7 @@ from ..citations import UnknownCitation, citation
 from ..models import Deadline, OfficeClosure, Reminder
 from ..roles import Role, has_role, role_required
 from ..site_url import site_url
+from ..views.actions import attempt
 from . import ical, selectors, services
 from .engine import RULES, UnknownRule
 from .forms import (
@@ -273,22 +274,22 @@ def closures(request):
     if request.method == "POST":
         if not may_edit:
             raise PermissionDenied("Only SMO staff edit office closures.")
-        if form.is_valid():
-            try:
-                services.add_office_closure(
-                    day=form.cleaned_data["day"],
-                    reason=form.cleaned_data["reason"],
-                    actor=request.user,
-                )
-            except ValueError as exc:
-                form.add_error(None, str(exc))
-            else:
-                messages.success(
-                    request,
-                    f"Office closure added on {human_date(form.cleaned_data['day'])}; "
-                    "open deadlines spanning it were recomputed.",
-                )
-                return redirect("deadlines:closures")
+        closure = attempt(
+            request,
+            form,
+            lambda: services.add_office_closure(
+                day=form.cleaned_data["day"],
+                reason=form.cleaned_data["reason"],
+                actor=request.user,
+            ),
+        )
+        if closure is not None:
+            messages.success(
+                request,
+                f"Office closure added on {human_date(form.cleaned_data['day'])}; "
+                "open deadlines spanning it were recomputed.",
+            )
+            return redirect("deadlines:closures")
     return render(
         request,
         "deadlines/closures.html",

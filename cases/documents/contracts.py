@@ -35,6 +35,7 @@ from django.conf import settings
 from django.db import models
 
 from ..humanize import human_long_date
+from ..workflow import Refused
 
 
 class DocumentKind(models.TextChoices):
@@ -63,14 +64,19 @@ class DocumentKind(models.TextChoices):
     PAYMENT_RECEIPT = "payment_receipt", "Receipt for a payment"
 
 
-class FactsInvalid(ValueError):
+class FactsInvalid(Refused):
     """The facts do not make a lawful document; `problems` says what is missing."""
 
     def __init__(self, kind: str, problems: list[str]):
         self.kind = kind
         self.problems = problems
         label = DocumentKind(kind).label if kind in DocumentKind.values else kind
-        super().__init__(f"Cannot render the {label}: " + "; ".join(problems))
+        self.text = f"Cannot render the {label}: " + "; ".join(problems)
+        super().__init__(self.text)
+
+    @property
+    def sentence(self) -> str:
+        return self.text
 
 
 # --- shared parts ---------------------------------------------------------------

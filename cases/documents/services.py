@@ -15,7 +15,7 @@ from django.db import transaction
 
 from ..models import IssuedDocument
 from ..roles import Role, has_role
-from ..workflow import run
+from ..workflow import Refused, run
 from . import registry
 from .contracts import (
     DocumentFacts,
@@ -35,7 +35,7 @@ from .selectors import documents_of, latest_document
 logger = logging.getLogger(__name__)
 
 
-class DocumentError(Exception):
+class DocumentError(Refused):
     """A document cannot be issued or corrected as asked (the message says why)."""
 
 

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 from ..documents.selectors import document_for_reader
 from ..models import IssuedDocument, OutgoingMessage
 from ..roles import CASE_READERS, Role, role_required
-from ..workflow import Refused
+from ..views.actions import attempt
 from . import selectors, services
 from .forms import DocumentEmailForm
 
@@ -30,11 +30,12 @@ def outbox_list(request):
 @require_POST
 def outbox_retry(request, pk: int):
     message = get_object_or_404(OutgoingMessage, pk=pk)
-    try:
-        services.message_retry(message=message, actor=request.user)
-    except Refused as exc:
-        messages.warning(request, str(exc))
-    else:
+    retried = attempt(
+        request,
+        None,
+        lambda: services.message_retry(message=message, actor=request.user),
+    )
+    if retried is not None:
         messages.success(
             request, f"Queued again: “{message.subject}” to {message.recipient}."
         )
@@ -55,13 +56,14 @@ def document_email(request, pk: int):
         messages.error(request, "Give the e-mail address to send it to.")
     else:
         recipient = form.cleaned_data["recipient"]
-        try:
-            services.document_email(
+        sent = attempt(
+            request,
+            None,
+            lambda: services.document_email(
                 document=document, recipient=recipient, actor=request.user
-            )
-        except Refused as exc:
-            messages.error(request, str(exc))
-        else:
+            ),
+        )
+        if sent is not None:
             messages.success(
                 request,
                 f"Queued: {document} will be e-mailed to {recipient}, PDF attached.",

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from ..models import OutgoingMessage, Report, ReportNotification, ReportPhoto
 from ..outbox.services import message_queue
+from ..workflow import Refused
 from . import public_status
 from .service_code import decided_service_code
 
@@ -23,7 +24,7 @@ logger = logging.getLogger(__name__)
 STAFF_CHANNELS = {Report.Channel.PHONE, Report.Channel.WALK_IN, Report.Channel.EMAIL}
 
 
-class ReportRefused(Exception):
+class ReportRefused(Refused):
     """The report cannot be filed as given; `str()` says why."""
 
 

@@ -12,7 +12,7 @@ without it is refused by the form, server-side, with the user's input kept."""
 
 from django import forms as django_forms
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import redirect
 from django.utils.html import format_html, format_html_join
@@ -204,44 +204,70 @@ def put_errors_on(form, error: ValidationError) -> None:
         form.add_error(None, error.messages)
 
 
-def attempt(request, form, call, *, success="", on_changed=None):
-    """Validate `form` (when given), then run `call()`.
+def show_refusal(
+    request, form, exc: ValidationError, *, on_changed=None, nothing="saved"
+) -> None:
+    """What the user reads of a refusal: a message, and on `form` (when given)
+    the refused input by field or the sentence for the form as a whole.
+    `nothing`: what did not happen, in the words of a document refused."""
+    if isinstance(exc, CaseChangedError):
+        messages.error(request, str(exc))
+        if on_changed is not None:
+            on_changed()
+    elif isinstance(exc, DocumentError):
+        messages.error(request, str(exc))
+    elif isinstance(exc, FactsInvalid):
+        # The document would say less than the law requires: nothing was saved.
+        messages.error(request, f"{exc}. Nothing was {nothing}.")
+        if form is not None:
+            form.add_error(None, str(exc))
+    elif isinstance(exc, Refused) and not exc.fields:
+        messages.error(request, refusal_html(exc))
+        if form is not None:
+            form.add_error(None, str(exc))
+    elif form is None:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        put_errors_on(form, exc)
+        messages.error(request, "Please correct the errors below.")
 
-    Returns its result, or None when nothing happened: invalid input and a
-    service's ValidationError go on the form; a refusal, a stale copy or a
-    document that could not be made become a message (and a form error). The
-    caller re-renders the form it passed, so the user's input is kept;
-    `on_changed()` is called when the record changed under the user."""
+
+def refusal_errors(exc: ValidationError) -> dict[str, list[str]]:
+    """A refusal as a page without a Django form shows it (the respondent's
+    pages): messages by field, "" for the page as a whole."""
+    if hasattr(exc, "error_dict"):
+        return {
+            "" if name == NON_FIELD_ERRORS else name: texts
+            for name, texts in exc.message_dict.items()
+        }
+    return {"": [str(exc)] if isinstance(exc, Refused) else exc.messages}
+
+
+def attempt_errors(call) -> tuple[object, dict[str, list[str]]]:
+    """`attempt` for a page without a Django form: (what `call()` returned, {})
+    or (None, refusal_errors) when a service refused."""
+    try:
+        return call(), {}
+    except ValidationError as exc:
+        return None, refusal_errors(exc)
+
+
+def attempt(request, form, call, *, success="", on_changed=None, nothing="saved"):
+    """Validate `form` (when given), then run `call()`: the one place a
+    service's refusal becomes a page (issue 30).
+
+    Returns its result, or None when nothing happened: refused input goes on
+    the form's fields; a refusal, a stale copy or a document that could not be
+    made become a message (and a form error). The caller re-renders the form it
+    passed, so the user's input is kept; `on_changed()` is called when the
+    record changed under the user."""
     if form is not None and not form.is_valid():
         messages.error(request, "Please correct the errors below.")
         return None
     try:
         result = call()
-    except Refused as exc:
-        messages.error(request, refusal_html(exc))
-        if form is not None:
-            form.add_error(None, str(exc))
-        return None
-    except CaseChangedError as exc:
-        messages.error(request, str(exc))
-        if on_changed is not None:
-            on_changed()
-        return None
-    except DocumentError as exc:
-        messages.error(request, str(exc))
-        return None
-    except FactsInvalid as exc:
-        # The document would say less than the law requires: nothing was saved.
-        messages.error(request, f"{exc}. Nothing was saved.")
-        if form is not None:
-            form.add_error(None, str(exc))
-        return None
-    except ValidationError as exc:
-        if form is None:
-            messages.error(request, " ".join(exc.messages))
-        else:
-            put_errors_on(form, exc)
-            messages.error(request, "Please correct the errors below.")
+    except ValidationError as exc:  # Refused, or a model's own validation
+        show_refusal(request, form, exc, on_changed=on_changed, nothing=nothing)
         return None
     if success:
         messages.success(request, success)

@@ -12,8 +12,9 @@ from .. import exports
 from ..models import Report, ReportPhoto
 from ..reports import public_status, ratelimit, selectors
 from ..reports.forms import BOUNDS, CENTRE, ReportForm, StaffReportForm
-from ..reports.services import ReportRefused, report_submit
+from ..reports.services import report_submit
 from ..roles import CASE_READERS, ORIGINAL_READERS, Role, role_required
+from .actions import attempt
 from .triage import report_page
 
 SESSION_LAST_CODE = "reports.last_tracking_code"
@@ -34,17 +35,17 @@ def _form_context(form, **extra):
 
 def _submit(request, form, *, channel, entered_by=None):
     """Call the service; a refusal becomes a form error with the input kept."""
-    try:
-        return report_submit(
+    return attempt(
+        request,
+        form,
+        lambda: report_submit(
             channel=channel,
             fields=form.report_fields(),
             pollutant_categories=form.cleaned_data["pollutant_categories"],
             photos=form.cleaned_data["photos"],
             entered_by=entered_by,
-        )
-    except ReportRefused as exc:
-        form.add_error(None, str(exc))
-        return None
+        ),
+    )
 
 
 @require_http_methods(["GET", "POST"])

@@ -27,7 +27,7 @@ from ..models import Attachment, Case
 from ..paging import IdsFirstPaginator
 from ..roles import CASE_READERS, CASE_WRITERS, Role, has_role, role_required
 from ..services import SAFE_INLINE_TYPES
-from ..workflow import CaseChangedError, Refused, reasons_not
+from ..workflow import Refused, reasons_not
 from .actions import attempt, refusal_html, step_custom, with_confirmation
 
 PAGE_SIZE = 25
@@ -63,15 +63,17 @@ def dashboard(request):
 @require_http_methods(["GET", "POST"])
 def case_new(request):
     form = CaseOpenForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        fields = form.service_fields()
-        try:
-            case = services.case_open(
-                actor=request.user, source=form.cleaned_data["source"], **fields
-            )
-        except Refused as exc:
-            messages.error(request, str(exc))
-        else:
+    if request.method == "POST":
+        case = attempt(
+            request,
+            form,
+            lambda: services.case_open(
+                actor=request.user,
+                source=form.cleaned_data["source"],
+                **form.service_fields(),
+            ),
+        )
+        if case is not None:
             messages.success(request, f"Case {case.number} opened.")
             return redirect(_case_url(case))
     return render(
@@ -233,22 +235,25 @@ def case_transition(request, number, transition):
 def case_edit(request, number):
     case = _case_or_404(number)
     form = CaseDetailsForm.for_case(case, request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        fields = form.service_fields()
-        try:
-            services.case_update_details(
+    if request.method == "POST":
+
+        def changed():
+            nonlocal case, form
+            case = _case_or_404(number)
+            form = _refreshed(CaseDetailsForm, request, case)
+
+        saved = attempt(
+            request,
+            form,
+            lambda: services.case_update_details(
                 case=case,
                 actor=request.user,
                 expected_version=form.cleaned_data["expected_version"],
-                **fields,
-            )
-        except CaseChangedError as exc:
-            case = _case_or_404(number)
-            messages.error(request, str(exc))
-            form = _refreshed(CaseDetailsForm, request, case)
-        except Refused as exc:
-            messages.error(request, str(exc))
-        else:
+                **form.service_fields(),
+            ),
+            on_changed=changed,
+        )
+        if saved is not None:
             messages.success(request, "Case details saved.")
             return redirect(_case_url(case))
     return render(
@@ -264,18 +269,19 @@ def party_add(request, number):
     case = _case_or_404(number)
     # A page that asks for a party of one role links here with ?role=owner.
     form = PartyForm(request.POST or None, initial={"role": request.GET.get("role")})
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.case_add_party(
+    if request.method == "POST":
+        added = attempt(
+            request,
+            form,
+            lambda: services.case_add_party(
                 case=case,
                 actor=request.user,
                 role=form.cleaned_data["role"],
                 party=form.cleaned_data["party"],
                 new_party=form.new_party(),
-            )
-        except Refused as exc:
-            messages.error(request, str(exc))
-        else:
+            ),
+        )
+        if added is not None:
             messages.success(request, "Party added.")
             return redirect(_case_url(case))
     return render(
@@ -382,18 +388,19 @@ def attachment_download(request, number, pk):
 def referral_outcome(request, number):
     case = _case_or_404(number)
     form = ReferralOutcomeForm(request.POST)
-    if form.is_valid():
-        try:
-            services.case_record_referral_outcome(
-                case=case,
-                actor=request.user,
-                outcome=form.cleaned_data["outcome"],
-                expected_version=form.cleaned_data["expected_version"],
-            )
-        except (CaseChangedError, Refused) as exc:
-            messages.error(request, str(exc))
-        else:
-            messages.success(request, "Referral outcome recorded.")
-    else:
+    if not form.is_valid():
         messages.error(request, "Describe what the agency did.")
+        return redirect(_case_url(case))
+    recorded = attempt(
+        request,
+        None,
+        lambda: services.case_record_referral_outcome(
+            case=case,
+            actor=request.user,
+            outcome=form.cleaned_data["outcome"],
+            expected_version=form.cleaned_data["expected_version"],
+        ),
+    )
+    if recorded is not None:
+        messages.success(request, "Referral outcome recorded.")
     return redirect(_case_url(case))

@@ -22,7 +22,7 @@ from ..models import Case, Report
 from ..reports import public_status
 from ..reports import selectors as report_selectors
 from ..roles import CASE_WRITERS, Role, has_role, may_read_originals, role_required
-from ..workflow import CaseChangedError, Refused
+from .actions import attempt
 
 PAGE_SIZE = 25
 BACK_TO_REPORT = "report"
@@ -98,9 +98,10 @@ def _triage_page(request, *, form=None, bound=None, status=200):
 @require_http_methods(["GET", "POST"])
 def triage(request):
     form = TriageForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
+    if request.method == "POST":
+
+        def file_the_reports():
+            data = form.cleaned_data
             if data["action"] == "new":
                 case = services.case_open_from_reports(
                     reports=list(data["reports"]),
@@ -108,15 +109,16 @@ def triage(request):
                     summary=data["summary"],
                     kind=data["kind"] or Case._meta.get_field("kind").default,
                 )
-                messages.success(request, f"Case {case.number} opened.")
-            else:
-                case = services.case_attach_reports(
-                    case=data["case"], reports=list(data["reports"]), actor=request.user
-                )
-                messages.success(request, f"Reports added to {case.number}.")
-        except Refused as exc:
-            messages.error(request, str(exc))
-        else:
+                return case, f"Case {case.number} opened."
+            case = services.case_attach_reports(
+                case=data["case"], reports=list(data["reports"]), actor=request.user
+            )
+            return case, f"Reports added to {case.number}."
+
+        done = attempt(request, form, file_the_reports)
+        if done is not None:
+            case, words = done
+            messages.success(request, words)
             return redirect(case.get_absolute_url())
     return _triage_page(request, form=form)
 
@@ -184,22 +186,17 @@ def triage_close(request, pk, outcome):
             TriageExemptForm.page_categories(),
         ),
     )
-    if form.is_valid():
-        try:
-            case = form.perform(actor=request.user)
-        except (Refused, CaseChangedError) as exc:
-            form.add_error(None, str(exc))
-        else:
-            words = CLOSED_WORDS[outcome].format(
-                agency=case.referred_to,
-                target=getattr(case.merged_into, "number", ""),
-            )
-            messages.success(
-                request,
-                f"Report {report.tracking_code} {words} (recorded on case "
-                f"{case.number}).",
-            )
-            return redirect(report_url if back_to_report else reverse("cases:triage"))
+    case = attempt(request, form, lambda: form.perform(actor=request.user))
+    if case is not None:
+        words = CLOSED_WORDS[outcome].format(
+            agency=case.referred_to,
+            target=getattr(case.merged_into, "number", ""),
+        )
+        messages.success(
+            request,
+            f"Report {report.tracking_code} {words} (recorded on case {case.number}).",
+        )
+        return redirect(report_url if back_to_report else reverse("cases:triage"))
     if back_to_report:
         return report_page(request, report, bound=form, status=400)
     return _triage_page(request, bound=form, status=400)

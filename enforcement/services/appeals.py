@@ -53,7 +53,7 @@ def appeal_file(
     ValidationError (bad input)."""
     _require_recorder(actor)
     if filed_on > timezone.localdate():
-        raise ValidationError({"filed_on": "The filing date cannot be in the future."})
+        raise Refused.invalid({"filed_on": "The filing date cannot be in the future."})
     appeal = _file(
         notice=notice,
         appellant=appellant,
@@ -90,7 +90,7 @@ def appeal_file_online(
         except ValidationError:
             errors["email"] = "That is not an e-mail address."
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
     filed = []
     for upload in documents:
         _check_document(upload, field="documents")
@@ -99,7 +99,7 @@ def appeal_file_online(
                 (upload, process_filed_document(upload, limit=MAX_DOCUMENT_BYTES))
             )
         except ValidationError as exc:
-            raise ValidationError({"documents": exc.messages}) from exc
+            raise Refused.invalid({"documents": exc.messages}) from exc
     received_at = timezone.now()
     appeal = _file(
         notice=notice,
@@ -156,7 +156,7 @@ def _file(*, notice, appellant, filed_on, grounds, actor, summary_by, online=Non
     if not grounds.strip():
         errors["grounds"] = "Give the grounds of the appeal."
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
     due = appeal_due_date(notice)
     late = due is not None and filed_on > due
     appeal = Appeal.objects.create(
@@ -230,9 +230,9 @@ def appeal_add_document(*, appeal, actor, upload, description="") -> AppealDocum
 
 def _check_document(upload, field="document"):
     if upload.size > MAX_DOCUMENT_BYTES:
-        raise ValidationError({field: f"“{upload.name}” is larger than 20 MB."})
+        raise Refused.invalid({field: f"“{upload.name}” is larger than 20 MB."})
     if upload.size == 0:
-        raise ValidationError({field: f"“{upload.name}” is empty."})
+        raise Refused.invalid({field: f"“{upload.name}” is empty."})
 
 
 def _store_document(
@@ -380,7 +380,7 @@ def appeal_decide(
     Raises Refused (with every failing guard) or ValidationError (a decision
     dated in the future)."""
     if decided_on and decided_on > timezone.localdate():
-        raise ValidationError(
+        raise Refused.invalid(
             {"decided_on": "The decision date cannot be in the future."}
         )
 
@@ -468,11 +468,11 @@ def _record_act(appeal, actor, purpose, on, field_values, what):
                 f"“{locked.get_status_display()}”."
             )
         if on < locked.decided_on:
-            raise ValidationError(
+            raise Refused.invalid(
                 {f"{purpose}_on": "This cannot come before the decision."}
             )
         if on > timezone.localdate():
-            raise ValidationError(
+            raise Refused.invalid(
                 {f"{purpose}_on": "The date cannot be in the future."}
             )
         for name, value in field_values.items():
@@ -529,7 +529,7 @@ def appeal_record_mailing(
     try:
         digits = article_number_clean(article_number)
     except ValidationError as error:
-        raise ValidationError({"article_number": error.messages}) from None
+        raise Refused.invalid({"article_number": error.messages}) from None
     return _record_act(
         appeal,
         actor,

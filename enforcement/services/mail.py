@@ -6,7 +6,6 @@ decision, never from delivery)."""
 
 import datetime as dt
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -64,9 +63,9 @@ def mail_record_outcome(*, record, actor, outcome: str, on: dt.date, reason=""):
     roles, doing, rule_id = RECORDERS[paper]
     require_role(actor, *roles, doing=doing)
     if outcome not in MailOutcome.values:
-        raise ValidationError({"outcome": "Say whether it was delivered or returned."})
+        raise Refused.invalid({"outcome": "Say whether it was delivered or returned."})
     if on is None:
-        raise ValidationError({"on": "Give the date."})
+        raise Refused.invalid({"on": "Give the date."})
     with transaction.atomic():
         locked = type(record).objects.select_for_update().get(pk=record.pk)
         paper, (delivered, returned, why), case, what = _fields(locked)
@@ -77,11 +76,11 @@ def mail_record_outcome(*, record, actor, outcome: str, on: dt.date, reason=""):
             raise Refused("Only certified mail has a delivery to record.")
         mailed_on = locked.mailed_on
         if on < mailed_on:
-            raise ValidationError(
+            raise Refused.invalid(
                 {"on": "Mail cannot be delivered or come back before it was sent."}
             )
         if on > timezone.localdate():
-            raise ValidationError({"on": "The date cannot be in the future."})
+            raise Refused.invalid({"on": "The date cannot be in the future."})
         if outcome == MailOutcome.DELIVERED:
             setattr(locked, delivered, on)
             changed = [delivered]

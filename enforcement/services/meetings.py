@@ -32,7 +32,7 @@ def _check(date, time, place):
     if not (place or "").strip():
         errors["place"] = "Give the place of the meeting."
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
 
 
 @transaction.atomic
@@ -117,7 +117,7 @@ def hearing_notice_record_service(
             "Pat Owner, pat@example.org)."
         )
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
     record = HearingNoticeService.objects.create(
         appeal=appeal,
         document=document,

@@ -121,7 +121,7 @@ def _validate_content(
     if violation_date > timezone.localdate():
         errors["violation_date"] = "The violation date cannot be in the future."
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
 
 
 def _set_requirements(notice, requirements, compliance_days=None):
@@ -315,10 +315,10 @@ def notice_record_compliance(
     """Record that the recipient complied. Who: SMO. Meets the remediation or
     correction deadline (late if after it)."""
     if complied_on and complied_on > timezone.localdate():
-        raise ValidationError({"complied_on": "The date cannot be in the future."})
+        raise Refused.invalid({"complied_on": "The date cannot be in the future."})
     if complied_on and notice.issued_on and complied_on < notice.issued_on:
         # The clocks it meets (R-NOV-1, R-NOV-2) count from the issue.
-        raise ValidationError(
+        raise Refused.invalid(
             {
                 "complied_on": "The notice was issued on "
                 f"{human_date(notice.issued_on)}; compliance with it cannot be "
@@ -472,7 +472,7 @@ def notice_record_service(
         too_early="A notice cannot be served before it was issued.",
     )
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
     record = ServiceRecord.objects.create(
         notice=notice,
         method=method,
@@ -577,7 +577,7 @@ def service_record_correct(
                 f"{human_date(came_back_on)}: it was sent no later than that."
             )
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
     old = {name: getattr(locked, name) for name in SERVICE_FIELDS}
     new = {
         "method": method,
@@ -588,7 +588,7 @@ def service_record_correct(
     }
     changes = _correction_words(old, new)
     if not changes:
-        raise ValidationError(
+        raise Refused.invalid(
             "These are the values already recorded: change what was wrong."
         )
     correction = ServiceCorrection.objects.create(
@@ -653,5 +653,5 @@ def service_record_returned(*, record, actor, returned_on, reason) -> ServiceRec
         )
     except ValidationError as error:
         if "on" in getattr(error, "message_dict", {}):
-            raise ValidationError({"returned_on": error.message_dict["on"]}) from None
+            raise Refused.invalid({"returned_on": error.message_dict["on"]}) from None
         raise

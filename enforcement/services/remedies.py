@@ -6,7 +6,6 @@ remedies (R-ALT-1/2), and the offense history (R-PEN-1..3)."""
 import datetime as dt
 from decimal import Decimal
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -121,9 +120,9 @@ def _owner_to_ask(case, owner):
     if owner is None:
         if len(owners) == 1:
             return owners[0]
-        raise ValidationError({"owner": "Choose the owner the letter is addressed to."})
+        raise Refused.invalid({"owner": "Choose the owner the letter is addressed to."})
     if owner not in owners:
-        raise ValidationError(
+        raise Refused.invalid(
             {"owner": f"{owner.name} is not named as an owner on the case."}
         )
     return owner
@@ -165,7 +164,7 @@ def corrective_request_access(
     errors = {}
     _not_future(errors, "request_letter_on", request_letter_on)
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
     action = CorrectiveAction.objects.create(
         case=notice.case,
         notice=notice,
@@ -201,7 +200,7 @@ def cost_item_add(
         errors["amount"] = "The amount must be more than $0."
     _not_future(errors, "incurred_on", incurred_on)
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
     link = (
         {"corrective_action": remedy}
         if isinstance(remedy, CorrectiveAction)
@@ -289,7 +288,7 @@ def suspension_start(*, case, actor, party, suspended_at, reasons) -> AccessSusp
     _require_smo(actor)
     _require_open(case)
     if suspended_at > timezone.now():
-        raise ValidationError({"suspended_at": "The time cannot be in the future."})
+        raise Refused.invalid({"suspended_at": "The time cannot be in the future."})
     suspension = AccessSuspension.objects.create(
         case=case,
         party=party,
@@ -335,7 +334,7 @@ def termination_propose(*, case, actor, party, notice_on, reasons) -> AccessTerm
     if not reasons.strip():
         errors["reasons"] = "Give the reasons for the proposed termination."
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
     termination = AccessTermination.objects.create(
         case=case,
         party=party,
@@ -377,7 +376,7 @@ def termination_record_unauthorized_reinstatement(
     if not description.strip():
         errors["description"] = "Say what was found."
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
     old_case = termination.case
     new_case = case_open(
         actor=actor,
@@ -461,7 +460,7 @@ def alternative_propose(
             errors["kinds"] = f"Unknown remedy {kind!r}."
     _not_future(errors, "violation_date", violation_date)
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
     remedy = AlternativeRemedy.objects.create(
         case=case,
         party=party,
@@ -502,7 +501,7 @@ def alternative_item_complete(
     errors = {}
     _not_future(errors, "completed_on", completed_on)
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
     item.completed_on = completed_on
     item.completion_note = note
     item.save(update_fields=["completed_on", "completion_note"])
@@ -542,7 +541,7 @@ def offense_record(
     if outcome_on and outcome_on < committed_on:
         errors["outcome_on"] = "The court's outcome cannot precede the offense."
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
     offense = OffenseRecord.objects.create(
         party=party,
         case=case,
@@ -803,7 +802,7 @@ def remedy_step(*, obj, transition, actor, expected_status=None, **fields):
     for name in DATE_FIELDS:
         _not_future(errors, name, fields.get(name))
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
     if transition == "invoice":
         return remedy_invoice(remedy=obj, actor=actor, expected_status=expected_status)
     if transition in SIGNERS:

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from cases.documents.contracts import DocumentKind, FactsInvalid
+from cases.documents.contracts import DocumentKind
 from cases.documents.selectors import latest_document
-from cases.documents.services import DocumentError, issue_for, may_issue
+from cases.documents.services import issue_for, may_issue
 from cases.roles import CASE_READERS, role_required
 from cases.views.actions import CONFIRM_MISSING, attempt, confirmation_form
 from cases.workflow import Refused, actions, reasons_not
@@ -176,13 +176,13 @@ def document_issue_view(request, source, pk, kind):
             )
         url_name, kwargs = page(record)
         return HttpResponseRedirect(reverse(url_name, kwargs=kwargs))
-    try:
-        document = issue_for(kind=kind, source=record, actor=request.user)
-    except FactsInvalid as exc:
-        messages.error(request, f"{exc}. Nothing was issued.")
-    except DocumentError as exc:
-        messages.error(request, str(exc))
-    else:
+    document = attempt(
+        request,
+        None,
+        lambda: issue_for(kind=kind, source=record, actor=request.user),
+        nothing="issued",
+    )
+    if document is not None:
         words = (
             f"{document.title} {document.document_number} (version "
             f"{document.version}) issued; the PDF is being rendered."

@@ -8,12 +8,11 @@ written with `record_on`, on the chronology of the record's case and premises
 
 import datetime as dt
 
-from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from cases.humanize import human_long_date
 from cases.timeline import record_event
-from cases.workflow import chronology_links
+from cases.workflow import Refused, chronology_links
 
 # What the role check (cases.roles.require_role) says a non-SMO actor may not do.
 FIELD_WORK = "change field-work records"
@@ -48,11 +47,11 @@ def not_future(value, field: str, what: str) -> None:
         return
     if isinstance(value, dt.datetime):
         if value > timezone.now():
-            raise ValidationError(
+            raise Refused.invalid(
                 {field: f"{what} is in the future; record it once it has happened."}
             )
     elif value > timezone.localdate():
-        raise ValidationError(
+        raise Refused.invalid(
             {
                 field: f"{what} ({human_long_date(value)}) is after today; "
                 "that is impossible."

@@ -1,10 +1,10 @@
 """Dye-test notices (R-PRO-4) and SMO written discharge approvals (R-PRO-3)."""
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cases.humanize import human_long_date
 from cases.roles import Role, require_role
+from cases.workflow import Refused
 
 from ..models import DischargeApproval, DyeTestNotice
 from ._common import FIELD_WORK, not_future, record_on
@@ -46,9 +46,9 @@ def approval_record(*, actor, premises, case=None, **fields) -> DischargeApprova
         and approval.ends_on
         and approval.ends_on < approval.starts_on
     ):
-        raise ValidationError({"ends_on": "The approval cannot end before it starts."})
+        raise Refused.invalid({"ends_on": "The approval cannot end before it starts."})
     if not approval.conditions.strip():
-        raise ValidationError(
+        raise Refused.invalid(
             {"conditions": "State the conditions of the approval (R-PRO-3)."}
         )
     approval.full_clean()

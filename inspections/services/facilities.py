@@ -2,13 +2,13 @@
 
 import datetime as dt
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from cases.clocks import apply as apply_clocks
 from cases.humanize import human_long_date
 from cases.roles import Role, require_role
+from cases.workflow import Refused
 
 from ..models import (
     BMPRequirement,
@@ -59,7 +59,7 @@ def proof_request_create(
     require_role(actor, Role.SMO, doing=FIELD_WORK)
     not_future(requested_on, "requested_on", "The request date")
     if not what_is_required.strip():
-        raise ValidationError({"what_is_required": "Say what proof is required."})
+        raise Refused.invalid({"what_is_required": "Say what proof is required."})
     with transaction.atomic():
         req = ComplianceProofRequest.objects.create(
             facility=facility,
@@ -86,15 +86,15 @@ def proof_record(
     require_role(actor, Role.SMO, doing=FIELD_WORK)
     not_future(received_on, "proof_received_on", "The date received")
     if received_on < request.requested_on:
-        raise ValidationError(
+        raise Refused.invalid(
             {"proof_received_on": "The proof cannot arrive before it was requested."}
         )
     if not description.strip():
-        raise ValidationError({"proof_description": "Describe the proof filed."})
+        raise Refused.invalid({"proof_description": "Describe the proof filed."})
     with transaction.atomic():
         req = ComplianceProofRequest.objects.select_for_update().get(pk=request.pk)
         if req.proof_received_on is not None:
-            raise ValidationError("Proof was already filed for this request.")
+            raise Refused.invalid("Proof was already filed for this request.")
         req.proof_received_on = received_on
         req.proof_description = description
         req.accepted = accepted
@@ -115,7 +115,7 @@ def equipment_create(*, actor, facility, **fields) -> MonitoringEquipment:
     equipment = MonitoringEquipment(facility=facility, **fields)
     not_future(equipment.installed_on, "installed_on", "The installation date")
     if not equipment.calibration_interval_months:
-        raise ValidationError(
+        raise Refused.invalid(
             {"calibration_interval_months": "Give at least one month."}
         )
     equipment.full_clean()
@@ -133,12 +133,12 @@ def calibration_record(
     require_role(actor, Role.SMO, doing=FIELD_WORK)
     not_future(calibrated_on, "calibrated_on", "The calibration date")
     if not calibrated_by.strip():
-        raise ValidationError({"calibrated_by": "Say who calibrated it."})
+        raise Refused.invalid({"calibrated_by": "Say who calibrated it."})
     with transaction.atomic():
         equipment = MonitoringEquipment.objects.select_for_update().get(pk=equipment.pk)
         last = equipment.calibrations.order_by("-calibrated_on").first()
         if last is not None and calibrated_on < last.calibrated_on:
-            raise ValidationError(
+            raise Refused.invalid(
                 {
                     "calibrated_on": "A later calibration "
                     f"({human_long_date(last.calibrated_on)}) is already recorded; this date "
@@ -175,9 +175,9 @@ def bmp_require(
     require_role(actor, Role.SMO, doing=FIELD_WORK)
     not_future(required_on, "required_on", "The requirement date")
     if not days_to_implement or days_to_implement < 1:
-        raise ValidationError({"days_to_implement": "Give at least one day."})
+        raise Refused.invalid({"days_to_implement": "Give at least one day."})
     if facility is not None and facility.premises_id != premises.pk:
-        raise ValidationError({"facility": "That facility is on other premises."})
+        raise Refused.invalid({"facility": "That facility is on other premises."})
     with transaction.atomic():
         bmp = BMPRequirement(
             premises=premises,
@@ -211,13 +211,13 @@ def bmp_verify(*, actor, bmp, verified_on: dt.date, notes: str) -> BMPRequiremen
     require_role(actor, Role.SMO, doing=FIELD_WORK)
     not_future(verified_on, "verified_on", "The verification date")
     if verified_on < bmp.required_on:
-        raise ValidationError(
+        raise Refused.invalid(
             {"verified_on": "Verification cannot come before the requirement."}
         )
     with transaction.atomic():
         bmp = BMPRequirement.objects.select_for_update().get(pk=bmp.pk)
         if bmp.is_satisfied:
-            raise ValidationError("This requirement is already satisfied.")
+            raise Refused.invalid("This requirement is already satisfied.")
         bmp.verified_on = verified_on
         bmp.verification_notes = notes
         bmp.save()
@@ -244,12 +244,12 @@ def bmp_mark_satisfied_by_permit(*, actor, bmp) -> BMPRequirement:
         if facility is None or not facility.has_valid_industrial_permit(
             timezone.localdate()
         ):
-            raise ValidationError(
+            raise Refused.invalid(
                 "Only a valid industrial SPDES permit of the facility satisfies a "
                 "BMP requirement (R-BMP-1); this facility holds none today."
             )
         if bmp.is_satisfied:
-            raise ValidationError("This requirement is already satisfied.")
+            raise Refused.invalid("This requirement is already satisfied.")
         bmp.satisfied_by_permit = True
         bmp.save()
         apply_clocks(bmp, "satisfy_by_permit", actor=actor)  # R-BMP-1 ends

@@ -6,7 +6,6 @@ Every step of an inspection or a warrant application runs through
 
 import datetime as dt
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -46,7 +45,7 @@ def _premises_for(*, premises, facility, case):
     if facility is not None:
         premises = premises or facility.premises
         if facility.premises_id != premises.pk:
-            raise ValidationError({"facility": "That facility is on other premises."})
+            raise Refused.invalid({"facility": "That facility is on other premises."})
     if premises is None and case is not None:
         if case.premises is None:
             raise Refused(
@@ -61,7 +60,7 @@ def _premises_for(*, premises, facility, case):
             )
         premises = case.premises
     if premises is None:
-        raise ValidationError({"premises": "Choose the premises or the facility."})
+        raise Refused.invalid({"premises": "Choose the premises or the facility."})
     return premises
 
 
@@ -82,7 +81,7 @@ def inspection_schedule(
     require_role(actor, Role.SMO, doing=FIELD_WORK)
     premises = _premises_for(premises=premises, facility=facility, case=case)
     if not has_role(officer, Role.SMO):
-        raise ValidationError(
+        raise Refused.invalid(
             {"officer": "The officer must be a member of the SMO staff."}
         )
     with transaction.atomic():
@@ -125,9 +124,9 @@ def inspection_record(
     require_role(actor, Role.SMO, doing=FIELD_WORK)
     not_future(performed_at, "performed_at", "The visit time")
     if access_outcome not in Inspection.Access.values:
-        raise ValidationError({"access_outcome": "Choose the access outcome."})
+        raise Refused.invalid({"access_outcome": "Choose the access outcome."})
     if access_outcome != Inspection.Access.GRANTED and not access_notes.strip():
-        raise ValidationError(
+        raise Refused.invalid(
             {
                 "access_notes": "Say who delayed or refused access and what was said "
                 "(R-ACC-3)."
@@ -221,13 +220,13 @@ def inspection_add_correction(
     changes). Who: SMO staff. Raises ValidationError."""
     require_role(actor, Role.SMO, doing=FIELD_WORK)
     if field_name not in CORRECTABLE_FIELDS:
-        raise ValidationError({"field_name": "Choose what is corrected."})
+        raise Refused.invalid({"field_name": "Choose what is corrected."})
     if not corrected_text.strip() or not reason.strip():
-        raise ValidationError("Give the correct information and the reason.")
+        raise Refused.invalid("Give the correct information and the reason.")
     with transaction.atomic():
         locked = Inspection.objects.select_for_update().get(pk=inspection.pk)
         if locked.status != InspectionStatus.FINALIZED:
-            raise ValidationError(
+            raise Refused.invalid(
                 "Corrections are for finalized inspections; this one can still be "
                 "edited."
             )
@@ -256,7 +255,7 @@ def sample_add(*, actor, inspection, **fields) -> Sample:
     require_role(actor, Role.SMO, doing=FIELD_WORK)
     not_future(fields.get("sampled_on"), "sampled_on", "The sampling date")
     if not str(fields.get("chain_of_custody_number", "")).strip():
-        raise ValidationError(
+        raise Refused.invalid(
             {"chain_of_custody_number": "Give the chain-of-custody number."}
         )
     with transaction.atomic():
@@ -264,7 +263,7 @@ def sample_add(*, actor, inspection, **fields) -> Sample:
         if locked.performed_at and fields["sampled_on"] < local_date(
             locked.performed_at
         ):
-            raise ValidationError(
+            raise Refused.invalid(
                 {"sampled_on": "The sample cannot be taken before the visit."}
             )
         sample = Sample(inspection=locked, recorded_by=actor, **fields)
@@ -318,11 +317,11 @@ def inspection_open_case(*, actor, inspection):
     with transaction.atomic():
         locked = Inspection.objects.select_for_update().get(pk=inspection.pk)
         if not locked.access_obstructed:
-            raise ValidationError(
+            raise Refused.invalid(
                 "Only a delayed or refused access opens an access case (R-ACC-3)."
             )
         if locked.case_id is not None:
-            raise ValidationError(
+            raise Refused.invalid(
                 f"This inspection already belongs to case {locked.case.number}."
             )
         when = timezone.localtime(locked.performed_at)
@@ -359,7 +358,7 @@ def warrant_start(
     with transaction.atomic():
         locked = Inspection.objects.select_for_update().get(pk=inspection.pk)
         if not locked.access_refused:
-            raise ValidationError(
+            raise Refused.invalid(
                 "A search warrant may be sought only after access was refused "
                 "(R-ACC-4). Record the refusal on the inspection first."
             )
@@ -390,7 +389,7 @@ def warrant_update_draft(
     with transaction.atomic():
         locked = WarrantApplication.objects.select_for_update().get(pk=warrant.pk)
         if not locked.is_draft:
-            raise ValidationError("Only a draft application can be edited.")
+            raise Refused.invalid("Only a draft application can be edited.")
         locked.probable_cause = probable_cause
         locked.court = court
         locked.save()
@@ -452,7 +451,7 @@ def warrant_advance(
             "executed_on": locked.issued_on,
         }[field]
         if on is not None and earlier is not None and on < earlier:
-            raise ValidationError(
+            raise Refused.invalid(
                 {
                     field: "This date is before the previous step "
                     f"({human_long_date(earlier)})."

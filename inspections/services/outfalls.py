@@ -1,6 +1,5 @@
 """Outfall inventory (R-DEF-2) and dry-weather screening visits."""
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cases.clocks import apply as apply_clocks
@@ -8,6 +7,7 @@ from cases.humanize import human_short_date
 from cases.models import CaseKind, CaseSource, Outfall
 from cases.roles import Role, require_role
 from cases.services import case_open
+from cases.workflow import Refused
 
 from ..models import Level, OutfallScreening
 from ._common import FIELD_WORK, local_date, not_future, record_on
@@ -37,7 +37,7 @@ def outfall_save(*, actor, outfall: Outfall | None = None, **fields) -> Outfall:
             setattr(outfall, name, fields[name])
     not_future(outfall.tmdl_approved_on, "tmdl_approved_on", "The TMDL approval")
     if outfall.tmdl_approved_on and not outfall.has_tmdl:
-        raise ValidationError(
+        raise Refused.invalid(
             {"has_tmdl": "Tick “TMDL applies” when giving a TMDL approval date."}
         )
     outfall.full_clean()
@@ -56,15 +56,15 @@ def screening_record(*, actor, outfall, **fields) -> OutfallScreening:
     screening = OutfallScreening(outfall=outfall, screened_by=actor, **fields)
     not_future(screening.screened_at, "screened_at", "The screening visit")
     if not screening.flow_present and screening.flow_rate != "none":
-        raise ValidationError(
+        raise Refused.invalid(
             {"flow_rate": "A flow rate was given but “flow present” is not ticked."}
         )
     if screening.flow_present and screening.flow_rate == "none":
-        raise ValidationError({"flow_rate": "Give the rate of the flow seen."})
+        raise Refused.invalid({"flow_rate": "Give the rate of the flow seen."})
     if screening.severity == OutfallScreening.Severity.NONE and any(
         getattr(screening, name) != Level.NONE for name in screening.INDICATORS
     ):
-        raise ValidationError(
+        raise Refused.invalid(
             {
                 "severity": "Indicators were recorded, so the severity cannot be "
                 "“unlikely”; choose potential, suspect or obvious."
@@ -91,11 +91,11 @@ def screening_open_case(*, actor, screening):
     with transaction.atomic():
         locked = OutfallScreening.objects.select_for_update().get(pk=screening.pk)
         if not locked.is_suspicious:
-            raise ValidationError(
+            raise Refused.invalid(
                 "This screening found nothing suspicious; no case is opened from it."
             )
         if locked.case_id is not None:
-            raise ValidationError(
+            raise Refused.invalid(
                 f"This screening already opened case {locked.case.number}."
             )
         outfall = locked.outfall

@@ -3,7 +3,6 @@ written confirmation."""
 
 import datetime as dt
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cases.clocks import apply as apply_clocks
@@ -11,7 +10,7 @@ from cases.humanize import human_long_date
 from cases.models import CaseKind, CaseSource
 from cases.roles import Role, require_role
 from cases.services import case_open
-from cases.workflow import run
+from cases.workflow import Refused, run
 
 from ..models import SpillNotification
 from ._common import FIELD_WORK, local_date, not_future, record_on
@@ -58,7 +57,7 @@ def _validate(spill: SpillNotification) -> None:
                 "The village cannot be told before the release became known."
             )
     if errors:
-        raise ValidationError(errors)
+        raise Refused.invalid(errors)
 
 
 def spill_record(*, actor, premises, facility=None, case=None, **fields):
@@ -71,7 +70,7 @@ def spill_record(*, actor, premises, facility=None, case=None, **fields):
     Raises ValidationError with nothing saved."""
     require_role(actor, Role.SMO, doing=FIELD_WORK)
     if facility is not None and facility.premises_id != premises.pk:
-        raise ValidationError({"facility": "That facility is on other premises."})
+        raise Refused.invalid({"facility": "That facility is on other premises."})
     spill = SpillNotification(
         premises=premises, facility=facility, case=case, recorded_by=actor
     )
@@ -123,14 +122,14 @@ def spill_record_confirmation(
     not_future(mailed_on, "confirmation_mailed_on", "The mailing date")
     not_future(received_on, "confirmation_received_on", "The date received")
     if spill.notice_at and mailed_on and mailed_on < local_date(spill.notice_at):
-        raise ValidationError(
+        raise Refused.invalid(
             {
                 "confirmation_mailed_on": "The confirmation cannot be mailed before "
                 "the notice it confirms."
             }
         )
     if received_on and mailed_on and received_on < mailed_on:
-        raise ValidationError(
+        raise Refused.invalid(
             {"confirmation_received_on": "It cannot arrive before it was mailed."}
         )
     due = spill.confirmation_deadline
@@ -203,11 +202,11 @@ def spill_open_case(*, actor, spill):
             .get(pk=spill.pk)
         )
         if locked.case_id is not None:
-            raise ValidationError(
+            raise Refused.invalid(
                 f"This spill already belongs to case {locked.case.number}."
             )
         if not locked.needs_case:
-            raise ValidationError(
+            raise Refused.invalid(
                 "The notice and the written confirmation are on time; a case is "
                 "opened from a late or missing one."
             )

@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "ledger",
     "reporting",  # the annual report and the maps (above every case app)
     "portal",  # the respondent's page (above every case app)
+    "operations",  # the health check and the backups (above every app)
     "jobs",
 ]
 

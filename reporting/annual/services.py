@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -265,7 +264,7 @@ def annual_comment_record(
     ):
         problems["__all__"] = "The comment period of this draft is not open."
     if problems:
-        raise ValidationError(problems)
+        raise Refused.invalid(problems)
     with transaction.atomic():
         comment = AnnualReportComment.objects.create(
             report=report,

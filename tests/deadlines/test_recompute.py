@@ -7,6 +7,7 @@ import pytest
 
 from cases.deadlines import services
 from cases.models import CaseEvent, Deadline, OfficeClosure
+from cases.workflow import Refused
 
 pytestmark = pytest.mark.django_db
 
@@ -162,7 +163,7 @@ def test_removing_the_closure_moves_the_deadline_back(make_case, smo_user):
 
 def test_a_closure_twice_on_one_day_is_refused(smo_user):
     services.add_office_closure(day=dt.date(2026, 3, 4), reason="Snow", actor=smo_user)
-    with pytest.raises(ValueError, match="already"):
+    with pytest.raises(Refused, match="already"):
         services.add_office_closure(
             day=dt.date(2026, 3, 4), reason="Snow", actor=smo_user
         )

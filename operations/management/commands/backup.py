@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from cases.backups import BackupError, backup_create, default_output_dir
+from operations.backups import BackupError, backup_create, default_output_dir
 
 
 class Command(BaseCommand):

@@ -34,7 +34,7 @@ from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 
-from ..failsafe import cache_failures
+from cases.failsafe import cache_failures
 
 # The whole answer waits at most this long for the probes (they run at once);
 # gunicorn's worker timeout and a Compose health check's are far longer.

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from django.apps import apps
 from django.db import models
 
-from ..documents.services import document_verify
+from cases.documents.services import document_verify
 
 # (model, file field, hash field, what the office calls them). Issued documents first:
 # they are what the restore must prove intact.

@@ -5,7 +5,12 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from cases.backups import BackupError, RestoreRefused, restore_apply, restore_prepare
+from operations.backups import (
+    BackupError,
+    RestoreRefused,
+    restore_apply,
+    restore_prepare,
+)
 
 # Exit status: 1 = refused or failed before the restore, 2 = restored but the
 # verification found a difference (the office must look before using the site).
