@@ -13,7 +13,7 @@ from django.db import transaction
 from ..humanize import human_long_date
 from ..models import Deadline, OfficeClosure, OutgoingMessage, Reminder
 from ..timeline import record_event
-from ..workflow import Refused, run
+from ..workflow import Refused, fire_locked, run
 from .business_days import BusinessCalendar
 from .engine import RULES, Computation, compute
 from .words import people_explanation
@@ -265,8 +265,15 @@ def cancel_queued_reminders(deadline: Deadline, *, why: str) -> int:
     )
     cancelled = 0
     for message in waiting:
-        message.mark_skipped(f"Cancelled: the deadline no longer runs ({why})")
-        message.save()
+        reason = f"Cancelled: the deadline no longer runs ({why})"
+        fire_locked(
+            message,
+            "mark_skipped",
+            reason,
+            event=bool(message.case_id),
+            summary=lambda *_, m=message: f"Reminder not sent: {m.subject}",
+            detail=reason,
+        )
         cancelled += 1
     return cancelled
 

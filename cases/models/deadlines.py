@@ -51,9 +51,10 @@ def closer_permission(deadline, user) -> bool:
     return may_close_deadline(user, deadline)
 
 
-# The roles it admits whatever the deadline (docs/transitions.md, role tests);
-# the clerk is admitted for a Board or clerk duty only.
+# The roles it admits whatever the deadline (role tests); the clerk is admitted
+# for a Board or clerk duty only, as docs/transitions.md says in `words`.
 closer_permission.roles = (Role.SMO,)
+closer_permission.words = f"{Role.SMO}; {Role.CLERK} for a Board or clerk duty"
 
 
 @guard("the day it was done is after the due date: record it met late")

@@ -329,8 +329,14 @@ def message_deliver(*, message_id: int, today: dt.date | None = None) -> bool:
         try:
             draft = compose(message, today=today)
         except MessageNotNeeded as exc:
-            message.mark_skipped(str(exc))
-            message.save()
+            fire_locked(
+                message,
+                "mark_skipped",
+                str(exc),
+                event=bool(message.case_id),
+                summary=lambda *_: f"Not sent, no longer needed: {message.subject}",
+                detail=str(exc),
+            )
             return False
         EmailMessage(
             subject=draft.subject,

@@ -355,6 +355,10 @@ def test_a_reminder_is_an_outbox_row_and_one_of_a_closed_deadline_is_skipped(
     assert CaseEvent.objects.filter(case=case, kind="reminder").count() == 1
     sent_row = OutgoingMessage.objects.get(kind="reminder", object_id=sent.pk)
     assert sent_row.subject == mail.outbox[0].subject  # what was really sent
+    # The skip is a step of the message's machine, with its event (issue 30).
+    step = CaseEvent.objects.get(case=case, to_status=Status.SKIPPED)
+    assert step.summary == f"Not sent, no longer needed: {skipped.subject}"
+    assert step.from_status == Status.PENDING and "closed" in step.detail
 
 
 def test_a_digest_is_an_outbox_row(smo_user):

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from cases.deadlines.reminders import sweep_reminders
 from cases.humanize import human_date
-from cases.models import OutgoingMessage
+from cases.models import CaseEvent, OutgoingMessage
 from enforcement.services import notices as notice_svc
 from portal.services import live_access
 from tests.conftest import browser_sign_in
@@ -105,6 +105,12 @@ def test_the_smo_resolves_a_case_and_no_clock_of_it_runs_anywhere(
     assert set(waiting.values_list("status", flat=True)) == {
         OutgoingMessage.Status.SKIPPED
     }
+    # Each cancellation is a step of the message's machine, on the chronology.
+    cancelled = CaseEvent.objects.filter(
+        case=case, summary__startswith="Reminder not sent: "
+    )
+    assert cancelled.count() == waiting.count() > 0
+    assert all("no longer runs" in event.detail for event in cancelled)
     before = OutgoingMessage.objects.filter(case=case).count()
     sweep_reminders(today=today + dt.timedelta(days=1))
     assert OutgoingMessage.objects.filter(case=case).count() == before

@@ -77,6 +77,9 @@ def _section(model, field) -> list[str]:
 def _who(t) -> str:
     if t.custom.get("hidden"):
         return "system (another workflow's step)"
+    words = getattr(t.permission, "words", None)
+    if words:
+        return words
     roles = getattr(t.permission, "roles", None)
     return ", ".join(roles) if roles else "anyone"
 
