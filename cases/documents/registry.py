@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..roles import Role
 from .contracts import DocumentFacts, DocumentKind, FactsInvalid
 
 Builder = Callable[[Any], DocumentFacts]
@@ -65,6 +66,9 @@ class DocumentType:
     # The other parties sent a copy of the same letter (its cc line): they read
     # it on their own page too; none by default.
     copies_of: Callable[[Any], tuple] = _no_copies
+    # Who may issue it: the Stormwater Management Officer's unless the app that
+    # owns the kind says otherwise (R-ADM-1; the Board's papers are its clerk's).
+    issuers: tuple[Role, ...] = (Role.SMO,)
 
     @property
     def template(self) -> str:
@@ -87,9 +91,10 @@ def register(
     case_of: Callable[[Any], Any] | None = None,
     party_of: Callable[[Any], Any] | None = None,
     copies_of: Callable[[Any], tuple] | None = None,
+    issuers: tuple[Role, ...] | None = None,
 ):
     """Decorator: register the builder of `kind` from a `source` record (model
-    label), with the kind's facts class and sample facts."""
+    label), with the kind's facts class, its sample facts and who may issue it."""
     kind = str(kind)
     if kind not in DocumentKind.values:
         raise ValueError(f"unknown document kind {kind!r}")
@@ -111,6 +116,8 @@ def register(
             entry.party_of = party_of
         if copies_of is not None:
             entry.copies_of = copies_of
+        if issuers is not None:
+            entry.issuers = tuple(issuers)
         return build
 
     return decorator
@@ -122,6 +129,12 @@ def document_type(kind: str) -> DocumentType:
     if entry is None:
         raise FactsInvalid(kind, [f"unknown document kind {kind!r}"])
     return entry
+
+
+def issuers_of(kind: str) -> tuple[Role, ...]:
+    """The roles that may issue `kind` (none for a kind no app registered)."""
+    entry = _TYPES.get(str(kind))
+    return entry.issuers if entry is not None else ()
 
 
 def facts_class(kind: str) -> type[DocumentFacts]:

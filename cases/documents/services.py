@@ -14,7 +14,7 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 
 from ..models import IssuedDocument
-from ..roles import Role, has_role
+from ..roles import has_role
 from ..workflow import Refused, run
 from . import registry
 from .contracts import (
@@ -39,21 +39,10 @@ class DocumentError(Refused):
     """A document cannot be issued or corrected as asked (the message says why)."""
 
 
-# Who may issue each kind. The Board's decision is filed by its clerk (R-APL-3),
-# its hearings noticed and put on the agenda by the clerk (R-APL-2);
-# everything else is the Stormwater Management Officer's (R-ADM-1).
-ISSUERS: dict[str, tuple[Role, ...]] = dict.fromkeys(
-    DocumentKind.values, (Role.SMO,)
-) | {
-    DocumentKind.APPEAL_DECISION: (Role.CLERK, Role.SMO),
-    # The Board's hearing is the clerk's to notice and to put on the agenda.
-    DocumentKind.HEARING_NOTICE: (Role.CLERK,),
-    DocumentKind.MEETING_AGENDA: (Role.CLERK,),
-}
-
-
 def may_issue(user, kind: str) -> bool:
-    return has_role(user, *ISSUERS.get(kind, ()))
+    """Whether `user` may issue `kind`: the roles its app registered with it
+    (cases.documents.registry, issue 30)."""
+    return has_role(user, *registry.issuers_of(kind))
 
 
 # The preview only (never the issued HTML or PDF): "DRAFT" across every page, on
@@ -110,7 +99,7 @@ def document_issue(
     `supersedes=` the issued version it replaces: the new row gets the next version
     and both stay.
 
-    May call: the roles of ISSUERS[kind]. Raises PermissionDenied, FactsInvalid
+    May call: the roles registered with the kind (may_issue). Raises PermissionDenied, FactsInvalid
     (incomplete or unlawful facts), DocumentError (a live document already
     exists, or the correction does not fit the superseded document)."""
     if not may_issue(actor, kind):
@@ -174,7 +163,7 @@ def issue_for(*, kind, source, actor, case=None) -> IssuedDocument:
     """Issue the document `kind` about the record `source` from its registered
     builder (cases.documents.registry), on the case it is filed on. If one is
     already issued, the new one is a correction superseding the latest version.
-    May call: the roles of ISSUERS[kind]. Raises PermissionDenied, FactsInvalid
+    May call: the roles registered with the kind (may_issue). Raises PermissionDenied, FactsInvalid
     (no such document for that record, or the record cannot make one),
     DocumentError."""
     facts = registry.build_facts(kind, source)
@@ -298,7 +287,7 @@ def document_render(*, document_id: int) -> IssuedDocument:
 
 def document_retry(*, document: IssuedDocument, actor) -> IssuedDocument:
     """Put a failed document back to rendering and enqueue it again.
-    May call: the roles of ISSUERS[kind]. Raises PermissionDenied, DocumentError."""
+    May call: the roles registered with the kind (may_issue). Raises PermissionDenied, DocumentError."""
     if not may_issue(actor, document.kind):
         raise PermissionDenied("Your role may not issue this document.")
 

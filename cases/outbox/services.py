@@ -481,7 +481,7 @@ def document_email(*, document, recipient: str, actor) -> OutgoingMessage:
     """Queue an issued (or still rendering) document to be e-mailed, PDF
     attached, to a party at `recipient`; it goes once the PDF exists.
 
-    Who: whoever may issue that kind (cases.documents.services.ISSUERS). Raises
+    Who: whoever may issue that kind (cases.documents.services.may_issue). Raises
     Refused. Idempotent per document and address."""
     from ..documents.services import may_issue
 

@@ -21,6 +21,7 @@ from cases.documents.contracts import (
 )
 from cases.documents.registry import register
 from cases.documents.samples import sample_common
+from cases.roles import Role
 
 from .common import (
     CLERK_TITLE,
@@ -187,6 +188,8 @@ def sample_appeal_decision() -> AppealDecisionFacts:
     source="enforcement.appeal",
     sample=sample_appeal_decision,
     case_of=lambda appeal: appeal.notice.case,
+    # The Board's decision is filed by its clerk (R-APL-3), or the SMO.
+    issuers=(Role.CLERK, Role.SMO),
 )
 def appeal_decision_contract(appeal) -> AppealDecisionFacts:
     """The decision letter once the Board has decided (status decided/closed),

@@ -28,6 +28,7 @@ from cases.documents.contracts import (
 )
 from cases.documents.registry import register
 from cases.documents.samples import sample_common
+from cases.roles import Role
 
 from .common import (
     CLERK_TITLE,
@@ -181,6 +182,8 @@ def hearing_notice_number(appeal) -> str:
     source="enforcement.appeal",
     sample=sample_hearing_notice,
     case_of=lambda appeal: appeal.notice.case,
+    # The Board's hearing is the clerk's to notice (R-APL-2).
+    issuers=(Role.CLERK,),
 )
 def hearing_notice_contract(appeal) -> HearingNoticeFacts:
     """The notice of hearing once the hearing is scheduled: the meeting's date,
@@ -316,8 +319,10 @@ def agenda_items(meeting) -> tuple[AgendaItem, ...]:
     facts=MeetingAgendaFacts,
     source="enforcement.boardmeeting",
     sample=sample_meeting_agenda,
-    # A document of the Board's meeting, filed on no case (it names them all).
+    # A document of the Board's meeting, filed on no case (it names them all),
+    # put on the agenda by the clerk.
     case_of=lambda meeting: None,
+    issuers=(Role.CLERK,),
     party_of=lambda meeting: None,
 )
 def meeting_agenda_contract(meeting) -> MeetingAgendaFacts:

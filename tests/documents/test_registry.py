@@ -156,3 +156,18 @@ def test_the_notice_prints_the_offense_as_penalties_names_it(tier):
     facts = sample_notice_of_violation(fine=Fine(amount=amount, tier=tier.number))
     text = pdf_text(render(DocumentKind.NOTICE_OF_VIOLATION, facts).pdf)
     assert tier.printed in text
+
+
+def test_who_may_issue_a_kind_is_registered_by_the_app_that_owns_it():
+    """No second role table in the pipeline (issue 30): each kind's issuers come
+    with its registration; the Board's papers are its clerk's (R-APL-2, R-APL-3)."""
+    from cases.roles import Role
+
+    assert registry.issuers_of(DocumentKind.HEARING_NOTICE) == (Role.CLERK,)
+    assert registry.issuers_of(DocumentKind.MEETING_AGENDA) == (Role.CLERK,)
+    assert registry.issuers_of(DocumentKind.APPEAL_DECISION) == (Role.CLERK, Role.SMO)
+    assert registry.issuers_of(DocumentKind.NOTICE_OF_VIOLATION) == (Role.SMO,)
+    assert registry.issuers_of("nope") == ()
+    assert all(registry.issuers_of(kind) for kind in registry.registered_kinds())
+    source = (ROOT / "cases" / "documents" / "services.py").read_text()
+    assert "ISSUERS" not in source
