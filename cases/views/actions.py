@@ -240,7 +240,7 @@ def refusal_errors(exc: ValidationError) -> dict[str, list[str]]:
             "" if name == NON_FIELD_ERRORS else name: texts
             for name, texts in exc.message_dict.items()
         }
-    return {"": [str(exc)] if isinstance(exc, Refused) else exc.messages}
+    return {"": exc.messages}
 
 
 def attempt_errors(call) -> tuple[object, dict[str, list[str]]]:

@@ -1,5 +1,7 @@
 """Panels the enforcement app adds to other pages (the case page)."""
 
+from dataclasses import dataclass
+
 from django import template
 
 from cases.citations import UnknownCitation, citation
@@ -112,11 +114,34 @@ def case_enforcement_panel(context, case):
 
 
 # --- the staff home's work queues (issue 16), in the dashboard of cases ---------
+@dataclass(frozen=True)
+class SignoffQueue:
+    """What one sign-off role's queue says (R-ALT-1)."""
+
+    role: Role
+    key: str  # its section's id and test id
+    title: str
+    act: str
+    since: str  # what the date waited from is
+    empty: str
+
+
 SIGNOFF_QUEUES = {
-    "attorney": (Role.ATTORNEY, "enforcement/_attorney_queue.html"),
-    "building_inspector": (
+    "attorney": SignoffQueue(
+        Role.ATTORNEY,
+        "attorney",
+        "Municipal Attorney: alternative remedies to recommend",
+        "Recommend or decline",
+        "proposed",
+        "Nothing waits for your recommendation.",
+    ),
+    "building_inspector": SignoffQueue(
         Role.BUILDING_INSPECTOR,
-        "enforcement/_inspector_queue.html",
+        "inspector",
+        "Building Inspector: alternative remedies to concur in",
+        "Concur or decline",
+        "recommended",
+        "Nothing waits for your concurrence.",
     ),
 }
 
@@ -132,6 +157,10 @@ def clerk_queue(context):
 
 @register.simple_tag(takes_context=True)
 def signoff_queue(context, who: str):
-    role, template_name = SIGNOFF_QUEUES[who]
-    remedies = work_queues.signoff_queue(context["user"], role)
-    return render_panel(context, template_name, {"remedies": remedies})
+    queue = SIGNOFF_QUEUES[who]
+    remedies = work_queues.signoff_queue(context["user"], queue.role)
+    return render_panel(
+        context,
+        "enforcement/_signoff_queue.html",
+        {"queue": queue, "remedies": remedies},
+    )

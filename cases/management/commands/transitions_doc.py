@@ -2,6 +2,7 @@
 FSMField) as a Mermaid diagram and a table, generated from the FSMs themselves.
 A test fails when the committed file is stale."""
 
+import sysconfig
 from pathlib import Path
 
 from django.apps import apps
@@ -17,12 +18,11 @@ CLOCKS_PATH = Path(settings.BASE_DIR) / "docs" / "clocks.md"
 
 def project_apps() -> set[str]:
     """The labels of this checkout's own apps (not those installed from PyPI)."""
-    base = Path(settings.BASE_DIR).resolve()
+    installed = Path(sysconfig.get_paths()["purelib"]).resolve()
     return {
         config.label
         for config in apps.get_app_configs()
-        if Path(config.path).resolve().is_relative_to(base)
-        and ".venv" not in Path(config.path).parts
+        if not Path(config.path).resolve().is_relative_to(installed)
     }
 
 
