@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout
 
 APPS = ("operations", "portal", "reporting", "ledger", "enforcement", "inspections")
 APPS += ("cases",)
-APPS += ("jobs", "limits")
+APPS += ("jobs", "limits", "kernel")
 
 
 def circles(graph, modules):

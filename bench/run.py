@@ -495,8 +495,9 @@ def main(argv=None):
     if connection.vendor != "postgresql":
         sys.exit("bench needs PostgreSQL: set DATABASE_URL=postgres://...")
     from bench.seed import ensure_seeded
-    from cases.models import Case, CaseEvent, Deadline, Report
+    from cases.models import Case, Deadline, Report
     from enforcement.models import Appeal, NoticeOfViolation
+    from kernel.models import CaseEvent
 
     seed_s, _ = ensure_seeded(reseed="--reseed" in argv)
     from django.core.management import call_command

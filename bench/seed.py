@@ -151,7 +151,7 @@ def _users():
     from django.contrib.auth.models import Group, User
 
     from cases.models import ApiKey
-    from cases.roles import Role
+    from kernel.roles import Role
 
     made = {}
     for username, role in [

@@ -5,14 +5,12 @@ never edited here (it is a protected FSM field changed only by services)."""
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from .citations import cite
+from kernel.citations import cite
+
 from .models import (
     Attachment,
     Case,
-    CaseEvent,
     CaseParty,
-    Citation,
-    Delegation,
     ExemptCategory,
     Note,
     Outfall,
@@ -72,25 +70,6 @@ class OutfallAdmin(SimpleHistoryAdmin):
     search_fields = ["code", "receiving_water", "location_description"]
 
 
-@admin.register(CaseEvent)
-class CaseEventAdmin(admin.ModelAdmin):
-    """The chronology, read-only: append-only in the model and in the database."""
-
-    list_display = ["at", "case", "kind", "summary", "actor", "rule_id"]
-    list_filter = ["kind"]
-    search_fields = ["case__number", "summary"]
-    list_select_related = ["case", "actor"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
 @admin.register(Note)
 class NoteAdmin(admin.ModelAdmin):
     list_display = ["case", "created_at", "author", "public"]
@@ -121,13 +100,6 @@ class AttachmentAdmin(admin.ModelAdmin):
         return False
 
 
-@admin.register(Delegation)
-class DelegationAdmin(admin.ModelAdmin):
-    """Written delegations of the SMO's powers (R-ADM-1)."""
-
-    list_display = ["delegate", "starts_on", "ends_on", "instrument", "granted_by"]
-
-
 @admin.register(PollutantCategory)
 class PollutantCategoryAdmin(admin.ModelAdmin):
     list_display = ["name", "code", "hazardous", "active", "sort_order"]
@@ -148,12 +120,6 @@ class ExemptCategoryAdmin(admin.ModelAdmin):
 
     list_display = ["name", "substantial_contributor", "determined_by", "determined_on"]
     list_editable = ["substantial_contributor"]
-
-
-@admin.register(Citation)
-class CitationAdmin(admin.ModelAdmin):
-    list_display = ["rule_id", "section", "heading"]
-    search_fields = ["rule_id", "section", "heading"]
 
 
 # Other areas register their models in cases/admin_<area>.py.

@@ -4,9 +4,10 @@ read-only (they change only through cases.deadlines.services)."""
 
 from django.contrib import admin
 
+from kernel.roles import Role, has_role
+
 from .deadlines import services
 from .models import Deadline, OfficeClosure, Reminder
-from .roles import Role, has_role
 
 
 @admin.register(OfficeClosure)

@@ -8,13 +8,20 @@ class CasesConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_migrate
 
-        from . import reference_data, roles
+        from kernel import input_guard, roles, workflow
+
+        from . import clocks, reference_data
+        from .open311 import serializers as open311
 
         # New models get their permissions after migrate; keep the role groups in
         # step with the table in roles.py (the one place that says who may do what).
         post_migrate.connect(roles.sync_role_permissions, sender=self)
         # A flushed database (transactional tests) gets its reference rows back.
         post_migrate.connect(reference_data.ensure_reference_data, sender=self)
+        # What every step means for the legal clocks (kernel.workflow runs it in
+        # the step's transaction), and Open311's own words for a refused input.
+        workflow.register_step_hook(clocks.apply)
+        input_guard.register_refusal_answer("/open311/", open311.refusal_answer)
 
         # The lists' exports the worker makes in the background (jobs.registry).
         from . import exports

@@ -2,7 +2,7 @@
 
 One row per (record, step): which clocks the step starts, which it meets,
 which it replaces (and by what), and which it ends. The workflow kernel
-(`cases.workflow.run`) applies the row in the same transaction as the step;
+(`kernel.workflow.run`) applies the row in the same transaction as the step;
 a step that is not a state change (an appeal received, the Board's decision
 filed or mailed) is applied with `apply` by its service, still from this table.
 No service opens, meets, replaces or ends a legal clock by hand

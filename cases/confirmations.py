@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from django.utils import timezone
 
-from .humanize import human_date
+from kernel.humanize import human_date
 
 BUILDERS: dict[str, Callable[[object], str]] = {}
 

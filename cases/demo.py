@@ -3,8 +3,9 @@
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
+from kernel.roles import Role
+
 from .open311.keys import api_key_install_demo
-from .roles import Role
 
 DEMO_PASSWORD = "demo-password"
 DEMO_USERS = [

@@ -47,8 +47,7 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
 from jobs import registry as job_registry
 from jobs.views import queue_and_show
-
-from .roles import has_role
+from kernel.roles import has_role
 
 CHUNK_SIZE = 2000
 FORMATS = ("csv", "xlsx")
@@ -404,7 +403,7 @@ def refused(list_url: str, request):
 
 # --- the column spec of each list ---------------------------------------------------
 def _plain_label(label) -> str:
-    from .templatetags.human_tags import plain_name
+    from kernel.templatetags.human_tags import plain_name
 
     return plain_name(label)
 

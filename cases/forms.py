@@ -5,9 +5,11 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from cases.widgets import DateInput
+from kernel.citations import cite
+from kernel.roles import Role
+from kernel.uploads import MAX_FILE_BYTES
 
 from . import services, triage
-from .citations import cite
 from .models import (
     Case,
     CaseKind,
@@ -23,9 +25,7 @@ from .models import (
     Report,
 )
 from .reports.selectors import normalize_tracking_code
-from .roles import Role
 from .services import EDITABLE_FIELDS
-from .uploads import MAX_FILE_BYTES
 
 DIRECT_SOURCES = [
     (value, label)

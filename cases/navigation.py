@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from django.urls import reverse
 
-from .roles import Role, user_roles
+from kernel.roles import Role, user_roles
 
 
 @dataclass(frozen=True)

@@ -10,21 +10,21 @@ from dataclasses import dataclass
 from django.db.models import Count, Exists, Prefetch, Q, QuerySet, Window
 from django.utils import timezone
 
+from kernel.models import CaseEvent, actor_words
+from kernel.roles import CASE_READERS, Role, has_role
+
 from . import page_reads
 from .inline_rows import Inline, with_inline
 from .models import (
     CLOSED_STATUSES,
     Case,
-    CaseEvent,
     CaseParty,
     CaseStatus,
     Party,
     Premises,
     Report,
-    actor_words,
 )
 from .outbox.selectors import delivery_heads
-from .roles import CASE_READERS, Role, has_role
 
 DUPLICATE_RADIUS_M = 150
 DUPLICATE_WINDOW_DAYS = 30

@@ -9,11 +9,15 @@ nothing saved (issue 3: two officers at once, one wins)."""
 from django.db import transaction
 from django.utils import timezone
 
-from .humanize import human_datetime
+from kernel.humanize import human_datetime
+from kernel.models import CaseEvent
+from kernel.roles import Role, require_role
+from kernel.timeline import record_event
+from kernel.workflow import CaseChangedError, Refused, actions, lock, run
+
 from .models import (
     Attachment,
     Case,
-    CaseEvent,
     CaseKind,
     CaseNumberSequence,
     CaseParty,
@@ -24,9 +28,6 @@ from .models import (
     Report,
 )
 from .reports.services import notify_reporters_of_status_change
-from .roles import Role, require_role
-from .timeline import record_event
-from .workflow import CaseChangedError, Refused, actions, lock, run
 
 __all__ = ["CaseChangedError", "Refused"]
 
@@ -164,7 +165,7 @@ def case_run_transition(
 ) -> Case:
     """Fire `transition` on `case` for `actor`, first setting `fields` on the case.
 
-    Through the workflow kernel (`cases.workflow.run`): `expected_status` /
+    Through the workflow kernel (`kernel.workflow.run`): `expected_status` /
     `expected_version` (what the user saw) guard against a concurrent change.
     Raises CaseChangedError or Refused; on either, nothing is saved."""
     run(
@@ -482,7 +483,7 @@ def attachment_add(*, case: Case, actor, upload, description: str = "") -> Attac
     """Keep an uploaded file as evidence: random private name, SHA-256 of the bytes
     as received, served only through the role-checked download view.
     Who: SMO staff. Raises Refused."""
-    from .uploads import sha256_of
+    from kernel.uploads import sha256_of
 
     _require_writer(actor)
     digest = sha256_of(upload)

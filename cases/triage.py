@@ -15,15 +15,16 @@ field on the report would give. Nothing is saved when one of them raises."""
 from django.db import transaction
 from django.utils import timezone
 
-from .humanize import human_long_date
+from kernel.humanize import human_long_date
+from kernel.roles import Role, require_role
+from kernel.workflow import Refused
+
 from .models import Case, CaseStatus, ExemptCategory, Report
-from .roles import Role, require_role
 from .services import (
     case_merge_duplicate,
     case_open_from_reports,
     case_run_transition,
 )
-from .workflow import Refused
 
 
 def _require_writer(actor) -> None:

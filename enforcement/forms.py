@@ -6,11 +6,11 @@ from django import forms
 from django.forms import modelform_factory
 from django.utils import timezone
 
-from cases.citations import cite, cited
-from cases.humanize import human_date, human_time
-from cases.input_guard import article_number_clean
 from cases.models import Party
 from cases.widgets import DateInput, DateTimeInput
+from kernel.citations import cite, cited
+from kernel.humanize import human_date, human_time
+from kernel.input_guard import article_number_clean
 
 from .models import (
     MAX_COMPLIANCE_DAYS,
@@ -148,7 +148,7 @@ class NoticeForm(forms.Form):
 class ArticleNumberMixin:
     """A form with a certified-mail article number (`article_field`) and the
     method it was sent by (`method_field`, None: always certified): the number
-    is cleaned by cases.input_guard.article_number_clean (20 or 22 digits,
+    is cleaned by kernel.input_guard.article_number_clean (20 or 22 digits,
     spaces removed) and a missing one is a message on the field, before the
     model's check constraint could speak."""
 

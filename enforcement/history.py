@@ -27,8 +27,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from cases.humanize import human_long_date, human_short_date
 from cases.models import Case, CaseStatus
+from kernel.humanize import human_long_date, human_short_date
 
 # A case closed as one of these after its confirmation was found no violation.
 _NOT_A_VIOLATION = (CaseStatus.UNFOUNDED, CaseStatus.EXEMPT, CaseStatus.DUPLICATE)

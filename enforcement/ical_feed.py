@@ -17,8 +17,8 @@ from cases.deadlines.ical import (
     event_uid,
     render_calendar,
 )
-from cases.humanize import human_short_date
-from cases.roles import Role, has_role
+from kernel.humanize import human_short_date
+from kernel.roles import Role, has_role
 
 from .models import AccessTermination, Appeal, AppealStatus, TerminationStatus
 

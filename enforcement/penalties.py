@@ -29,9 +29,9 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
-from cases.citations import citation
 from cases.deadlines.engine import continued_violation_weeks
-from cases.humanize import human_long_date, human_short_date
+from kernel.citations import citation
+from kernel.humanize import human_long_date, human_short_date
 
 LOOKBACK_YEARS = 5
 IMPRISONMENT = "imprisonment not exceeding six months, or both (the court's)"

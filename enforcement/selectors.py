@@ -12,11 +12,11 @@ from cases import page_reads
 from cases.deadlines.engine import RULES
 from cases.deadlines.selectors import case_deadlines
 from cases.deadlines.services import deadlines_for
-from cases.humanize import human_long_date
 from cases.models import CLOSED_WITHOUT_DUTY, Deadline
 from cases.paging import rows_by_ids
-from cases.roles import Role, has_role
 from cases.selectors import has_panel_records, present_among
+from kernel.humanize import human_long_date
+from kernel.roles import Role, has_role
 
 from .models import (
     COMPLIANCE_RULES,
@@ -289,7 +289,7 @@ def dates_before_the_appeal_is_over(notice) -> str:
     preview, enforcement.documents.notice.notice_contract); '' when none does. Until
     the appeal is over the notice cannot be recorded as not complied with and
     corrective measures cannot start (NoticeOfViolation.appeal_open_or_pending)."""
-    from cases.humanize import human_long_date
+    from kernel.humanize import human_long_date
 
     from .documents.notice import notice_contract
 

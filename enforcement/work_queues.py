@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cases.deadlines import engine
-from cases.roles import Role
+from kernel.roles import Role
 
 from .models import (
     Appeal,

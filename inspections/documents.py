@@ -30,7 +30,7 @@ from cases.documents.samples import (
     sample_common,
     sample_moment,
 )
-from cases.humanize import human_long_date
+from kernel.humanize import human_long_date
 
 SMO_TITLE = "Stormwater Management Officer"
 

@@ -7,8 +7,9 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from cases.deadlines.services import deadlines_for
-from cases.models import Case, CaseEvent, Outfall
+from cases.models import Case, Outfall
 from cases.selectors import present_among
+from kernel.models import CaseEvent
 
 from .models import (
     DischargeApproval,

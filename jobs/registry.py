@@ -10,11 +10,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
+from kernel.workflow import Refused
 
-class JobRefused(Exception):
+
+class JobRefused(Refused):
     """Raised by a work function: the job cannot be done, for a reason the staff
     member can read (their role no longer allows it, the filter is no longer
-    valid). The job fails with this sentence."""
+    valid). The job fails with this sentence. A kind of the one refusal
+    (kernel.workflow.Refused): a service the work calls may say no with any
+    Refused, and the job fails with its sentence alike."""
 
 
 # progress(rows_done, rows_total): called by the work at its start and after

@@ -29,6 +29,8 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from kernel.workflow import Refused
+
 from .models import Job
 from .registry import JobRefused, work_for
 
@@ -156,7 +158,7 @@ def job_run(job_id: int) -> bool:
             name = work.run(job, out, progress)
             out.seek(0)
             job.file.save(name, File(out), save=False)
-    except JobRefused as exc:
+    except Refused as exc:  # JobRefused, or a service the work called said no
         _finish(job, state=Job.State.FAILED, error=str(exc))
         return False
     except Exception:

@@ -2,7 +2,7 @@
 (cases.confirmations; registered by LedgerConfig.ready())."""
 
 from cases.confirmations import builder
-from cases.humanize import money
+from kernel.humanize import money
 
 
 @builder("payment_record")

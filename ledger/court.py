@@ -12,11 +12,11 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
-from cases.humanize import human_date, money
-from cases.roles import Role, require_role
-from cases.timeline import record_event
-from cases.workflow import Refused
 from enforcement.models import OffenseRecord
+from kernel.humanize import human_date, money
+from kernel.roles import Role, require_role
+from kernel.timeline import record_event
+from kernel.workflow import Refused
 
 from .models import ChargeKind, ChargeStatus, CourtOutcome, CourtReferral
 from .services import _lock, amount_error, charge_create

@@ -6,9 +6,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cases.documents.packets import packet_job
-from cases.humanize import money
-from cases.roles import CASE_READERS, Role, has_role, role_required
 from cases.views.actions import attempt, confirmed_form_class
+from kernel.humanize import money
+from kernel.roles import CASE_READERS, Role, has_role, role_required
 
 from . import court
 from .forms import DispositionForm, ReferForm

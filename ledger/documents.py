@@ -18,7 +18,7 @@ from cases.documents.contracts import (
     village_contact,
 )
 from cases.documents.registry import register
-from cases.humanize import money
+from kernel.humanize import money
 
 RECEIVED_BY = "for the Incorporated Village of Poquott"
 

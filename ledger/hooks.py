@@ -5,7 +5,7 @@ from decimal import Decimal
 
 from django.db.models import Sum
 
-from cases.humanize import human_long_date
+from kernel.humanize import human_long_date
 
 from .models import Charge, ChargeKind, Payment
 
@@ -118,7 +118,7 @@ def notice_charge(notice):
 def owed_on_case(case):
     """What is owed on `case` for its resolve guard (cases.balances)."""
     from cases.balances import Owed
-    from cases.humanize import money
+    from kernel.humanize import money
 
     from .selectors import unsettled_charges
 

@@ -16,8 +16,8 @@ from django.db.models import F, Q, Sum
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.humanize import human_long_date, human_short_date, money
 from cases.models import Case, Party
+from kernel.humanize import human_long_date, human_short_date, money
 
 ZERO = Decimal("0.00")
 

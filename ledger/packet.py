@@ -15,9 +15,9 @@ from cases.documents.packets import (
 )
 from cases.documents.selectors import latest_document
 from cases.models import Deadline
-from cases.roles import CASE_READERS
 from enforcement.packet import photos_and_samples
 from enforcement.selectors import continued_violation_for
+from kernel.roles import CASE_READERS
 
 from .selectors import case_charges
 

@@ -1,7 +1,7 @@
 """Every write of the ledger (issue 27): charge what the Village asks of a
 person, record and void what it received, write off what it will not collect.
 Each writes one event to the case's chronology in the same transaction
-(cases.timeline.record_event) and is the only way these rows change."""
+(kernel.timeline.record_event) and is the only way these rows change."""
 
 import datetime as dt
 from decimal import Decimal, InvalidOperation
@@ -9,10 +9,10 @@ from decimal import Decimal, InvalidOperation
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from cases.humanize import human_date, money
-from cases.roles import Role, require_role
-from cases.timeline import record_event
-from cases.workflow import Refused
+from kernel.humanize import human_date, money
+from kernel.roles import Role, require_role
+from kernel.timeline import record_event
+from kernel.workflow import Refused
 
 from .models import (
     WINDOW_METHODS,

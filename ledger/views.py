@@ -10,9 +10,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from cases import exports
 from cases.documents.contracts import DocumentKind
 from cases.documents.selectors import latest_document
-from cases.humanize import money
-from cases.roles import CASE_READERS, Role, has_role, role_required
 from cases.views.actions import attempt, confirmed_form_class
+from kernel.humanize import money
+from kernel.roles import CASE_READERS, Role, has_role, role_required
 
 from . import selectors, services
 from .court_views import refer_form

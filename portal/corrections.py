@@ -10,11 +10,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cases.humanize import human_datetime
-from cases.roles import Role, require_role
-from cases.timeline import record_portal_event
-from cases.uploads import ProcessedImage, process_photo_or_pdf, validate_upload_set
-from cases.workflow import Refused, run
+from kernel.humanize import human_datetime
+from kernel.roles import Role, require_role
+from kernel.timeline import record_portal_event
+from kernel.uploads import ProcessedImage, process_photo_or_pdf, validate_upload_set
+from kernel.workflow import Refused, run
 
 from .models import CorrectionFile, CorrectionStatus, CorrectionSubmission
 
@@ -109,7 +109,7 @@ def _store_file(submission, item, upload) -> CorrectionFile:
 
 
 def _decide(submission, name, *, actor, reason="", summary, after=None):
-    """The SMO's decision on a proof, through the kernel (cases.workflow.run):
+    """The SMO's decision on a proof, through the kernel (kernel.workflow.run):
     its lock, role and guards, one chronology event. Refused when it was
     reviewed already, with no reason for a refusal, or for another role."""
     try:

@@ -6,8 +6,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django_fsm import FSMField, transition
 
-from cases.roles import smo_permission
-from cases.workflow import guard
+from kernel.roles import smo_permission
+from kernel.workflow import guard
 
 from .codes import grouped
 
@@ -253,7 +253,7 @@ class CorrectionSubmission(SentFromThePage):
 
 class CorrectionFile(models.Model):
     """One photo or document of a proof of correction. A photo is decoded and
-    re-encoded with no metadata for viewing (cases.uploads, as on the resident
+    re-encoded with no metadata for viewing (kernel.uploads, as on the resident
     form); the bytes as sent are kept privately with their SHA-256. A PDF is
     kept as sent and served to staff only as a download."""
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cases.citations import cited
 from cases.documents import registry
 from cases.models import CLOSED_WITHOUT_DUTY, Deadline, IssuedDocument
+from kernel.citations import cited
 
 
 @dataclass

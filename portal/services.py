@@ -9,9 +9,9 @@ import logging
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from cases.roles import Role, require_role
-from cases.timeline import record_event, record_portal_event
-from cases.workflow import Refused, run
+from kernel.roles import Role, require_role
+from kernel.timeline import record_event, record_portal_event
+from kernel.workflow import Refused, run
 
 from . import codes
 from .models import PortalAccess
@@ -193,7 +193,7 @@ def contact_request_submit(
 
 def _contact_decide(request, name, *, actor, reason="", summary=None, after=None):
     """The SMO's decision on a change of contact details, through the kernel
-    (cases.workflow.run). Refused when it was dealt with already."""
+    (kernel.workflow.run). Refused when it was dealt with already."""
     from .models import ContactChangeRequest, ContactChangeStatus
 
     try:

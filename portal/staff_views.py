@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 
 from cases.models import Case, Party
 from cases.views.actions import attempt
-from cases.workflow import Refused
+from kernel.workflow import Refused
 
 from . import services
 from .models import PortalAccess
@@ -171,7 +171,7 @@ def correction_file(request, pk, which):
     from django.core.exceptions import PermissionDenied
     from django.http import FileResponse, Http404
 
-    from cases.roles import CASE_READERS, has_role, may_read_originals
+    from kernel.roles import CASE_READERS, has_role, may_read_originals
 
     from .models import CorrectionFile
 

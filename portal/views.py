@@ -9,8 +9,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from cases.documents import services as document_services
 from cases.throttle import client_ip
-from cases.uploads import MAX_FILES
 from cases.views.actions import attempt_errors
+from kernel.uploads import MAX_FILES
 
 from . import selectors, services, throttle
 from .session import close_session, current_access, open_session, respondent_required

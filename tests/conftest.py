@@ -11,7 +11,7 @@ import socket
 import pytest
 from django.contrib.auth.models import Group
 
-from cases.roles import Role
+from kernel.roles import Role
 
 CI = os.environ.get("CI", "").lower() == "true"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

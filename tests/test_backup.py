@@ -52,7 +52,7 @@ from cases.documents.services import document_render
 from cases.models import Case, IssuedDocument, PollutantCategory, Report
 from cases.reports.services import report_submit
 from cases.services import attachment_add
-from cases.uploads import process_image_upload
+from kernel.uploads import process_image_upload
 
 out = io.BytesIO()
 Image.new("RGB", (40, 30), (200, 30, 30)).save(out, format="PNG")

@@ -17,9 +17,7 @@ from django.utils import timezone
 from cases.confirmations import BUILDERS, confirm_text
 from cases.deadlines.services import compute_due
 from cases.documents.contracts import DocumentKind
-from cases.humanize import human_date
 from cases.models import Case, CaseStatus, IssuedDocument, Premises
-from cases.workflow import transitions_of
 from enforcement.models import (
     AlternativeKind,
     AlternativeRemedy,
@@ -34,6 +32,8 @@ from enforcement.services import notices as notice_svc
 from enforcement.services import remedies as remedy_svc
 from inspections import services as insp_svc
 from inspections.models import Inspection, WarrantApplication
+from kernel.humanize import human_date
+from kernel.workflow import transitions_of
 from tests.cases.factories import CaseFactory
 from tests.enforcement.conftest import (  # noqa: F401 (fixtures)
     agent,

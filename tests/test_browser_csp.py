@@ -13,7 +13,7 @@ from django.utils import timezone
 from cases.models import Report
 from cases.reports.services import report_submit
 from cases.services import case_open_from_reports
-from cases.uploads import process_image_upload
+from kernel.uploads import process_image_upload
 from reporting.annual.year import ReportingYear
 from tests.conftest import browser_sign_in
 from tests.reports.helpers import category, png_bytes, upload

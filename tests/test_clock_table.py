@@ -10,7 +10,7 @@ import pytest
 from django.apps import apps
 
 from cases.clocks import TABLE, End, Meet, Replace, Start, sentences
-from cases.workflow import transitions_of
+from kernel.workflow import transitions_of
 
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ["cases", "enforcement", "inspections"]

@@ -47,7 +47,6 @@ from pypdf import PdfWriter
 from cases import services as case_services
 from cases.deadlines import ical
 from cases.deadlines.services import add_office_closure
-from cases.delegations import delegation_grant
 from cases.documents.contracts import DocumentKind
 from cases.documents.registry import document_type, registered_kinds
 from cases.documents.tasks import render_document
@@ -59,7 +58,6 @@ from cases.models import (
     CaseParty,
     CaseStatus,
     Deadline,
-    Delegation,
     IssuedDocument,
     OfficeClosure,
     Outfall,
@@ -71,8 +69,6 @@ from cases.models import (
     ReportPhoto,
 )
 from cases.reports.services import report_submit
-from cases.roles import Role
-from cases.uploads import process_image_upload
 from enforcement import demo as enforcement_demo
 from enforcement.models import (
     AccessTermination,
@@ -104,6 +100,10 @@ from inspections.models import (
 )
 from jobs import services as job_services
 from jobs.models import Job
+from kernel.delegations import delegation_grant
+from kernel.models import Delegation
+from kernel.roles import Role
+from kernel.uploads import process_image_upload
 from ledger import court
 from ledger.models import Charge, CourtReferral, Payment
 from portal.corrections import correction_submit

@@ -10,8 +10,9 @@ from django.core.management.base import CommandError
 from django.test import override_settings
 from django.urls import reverse
 
-from cases.models import Citation, ExemptCategory, PollutantCategory
-from cases.roles import Role, has_role
+from cases.models import ExemptCategory, PollutantCategory
+from kernel.models import Citation
+from kernel.roles import Role, has_role
 
 pytestmark = pytest.mark.django_db
 

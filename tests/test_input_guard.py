@@ -1,5 +1,5 @@
 """The 500s found by fuzzing (issue 15), each now a 400 or 404 with a clear
-message: a NUL character (cases.input_guard, one middleware for every page),
+message: a NUL character (kernel.input_guard, one middleware for every page),
 an Open311 date whose window overflows, and Unicode digits that str.isdigit
 accepts but int() and the database do not."""
 
@@ -9,7 +9,7 @@ import pytest
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from cases.input_guard import NOT_ALLOWED, ascii_digits
+from kernel.input_guard import NOT_ALLOWED, ascii_digits
 from tests.api_keys import known_key
 
 pytestmark = pytest.mark.django_db

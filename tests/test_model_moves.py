@@ -1,6 +1,6 @@
 """Models that moved app in issue 30's split keep their rows and every issued
 document's link and hash: a database built by the migrations before the move
-(main at fd6a9f9) is migrated forward (cases.model_moves)."""
+(main at fd6a9f9) is migrated forward (kernel.model_moves)."""
 
 import datetime as dt
 
@@ -9,11 +9,13 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-from cases.models import CaseEvent, IssuedDocument
+from cases.models import IssuedDocument
+from kernel.models import CaseEvent
 
 # The last migrations before each move, and the app that took the models.
 BEFORE_REPORTING = [("cases", "0036_portal_request_machines"), ("reporting", None)]
 BEFORE_PORTAL = [("cases", "0037_annual_report_moves_to_reporting"), ("portal", None)]
+BEFORE_KERNEL = [("cases", "0038_respondent_page_moves_to_portal"), ("kernel", None)]
 SHA = "5d41402abc4b2a76b9719d911017c592" * 2
 
 
@@ -144,5 +146,80 @@ def test_the_respondents_page_moves_to_portal_with_its_codes_and_requests():
         )
         assert ContactChangeRequest.objects.get(pk=change.pk).access == moved
         assert CaseEvent.objects.get(pk=event.pk).subject == moved
+    finally:
+        _migrate(_latest())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_chronology_delegations_and_citations_move_to_the_kernel():
+    """An entry written under a delegation before the move keeps its case, its
+    delegation and its subject; the SMO's group keeps its permissions on the
+    delegations (their content type is renamed, not made anew)."""
+    try:
+        old = _migrate(BEFORE_KERNEL)
+        User = old.get_model("auth", "User")
+        Group = old.get_model("auth", "Group")
+        Permission = old.get_model("auth", "Permission")
+        ContentType = old.get_model("contenttypes", "ContentType")
+        Case = old.get_model("cases", "Case")
+        Note = old.get_model("cases", "Note")
+        Event = old.get_model("cases", "CaseEvent")
+        Delegation = old.get_model("cases", "Delegation")
+        Citation = old.get_model("cases", "Citation")
+        smo = User.objects.create(username="smo-before-the-split")
+        deputy = User.objects.create(username="deputy-before-the-split")
+        delegation = Delegation.objects.create(
+            delegate=deputy,
+            powers="Inspections",
+            starts_on=dt.date(2026, 1, 5),
+            instrument="Letter of January 2, 2026",
+            granted_by=smo,
+        )
+        delegations = ContentType.objects.get_or_create(
+            app_label="cases", model="delegation"
+        )[0]
+        change, _ = Permission.objects.get_or_create(
+            content_type=delegations,
+            codename="change_delegation",
+            defaults={"name": "Can change delegation"},
+        )
+        group, _ = Group.objects.get_or_create(name="SMO staff")
+        group.permissions.add(change)
+        case = Case.objects.create(
+            number="MS4-2026-0043", source="web", summary="Suds at the outfall"
+        )
+        note = Note.objects.create(case=case, text="Seen from the road.", author=deputy)
+        notes = ContentType.objects.get_or_create(app_label="cases", model="note")[0]
+        event = Event.objects.create(
+            case=case,
+            kind="note",
+            summary="Note added",
+            actor=deputy,
+            actor_kind="staff",
+            delegation=delegation,
+            content_type=notes,
+            object_id=note.pk,
+        )
+        citations = Citation.objects.count()
+
+        _migrate(_latest())
+
+        from django.contrib.auth.models import Group as GroupNow
+
+        from kernel.models import Citation as CitationNow
+        from kernel.models import Delegation as DelegationNow
+
+        entry = CaseEvent.objects.get(pk=event.pk)
+        assert entry.case.number == "MS4-2026-0043"
+        assert entry.delegation == DelegationNow.objects.get(pk=delegation.pk)
+        assert entry.subject.text == "Seen from the road."
+        assert CitationNow.objects.count() == citations
+        assert (
+            GroupNow.objects.get(name="SMO staff")
+            .permissions.filter(
+                content_type__app_label="kernel", codename="change_delegation"
+            )
+            .exists()
+        )
     finally:
         _migrate(_latest())

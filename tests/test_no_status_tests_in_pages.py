@@ -1,7 +1,7 @@
 """Pages never decide what to show by comparing a status or a role name (issue 14):
-buttons come from the state machine (`cases.workflow.actions`), other state-dependent
+buttons come from the state machine (`kernel.workflow.actions`), other state-dependent
 parts from a model or selector predicate with a name, role-dependent parts from
-`cases.roles` through the view. A grep over the templates and the views."""
+`kernel.roles` through the view. A grep over the templates and the views."""
 
 import re
 from pathlib import Path

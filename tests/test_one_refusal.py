@@ -1,4 +1,4 @@
-"""One refusal (issue 30): services say no with `cases.workflow.Refused` (or a
+"""One refusal (issue 30): services say no with `kernel.workflow.Refused` (or a
 kind of it), with the refused input by field when a form caused it, and
 `cases.views.actions.attempt` is the one place a refusal becomes a page."""
 
@@ -15,8 +15,8 @@ from cases.documents.contracts import FactsInvalid
 from cases.documents.services import DocumentError
 from cases.reports.services import ReportRefused
 from cases.views.actions import attempt, attempt_errors
-from cases.workflow import CaseChangedError, Refused
 from inspections.models.common import LockedRecordError
+from kernel.workflow import CaseChangedError, Refused
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS = ("cases", "inspections", "enforcement", "ledger", "portal", "reporting")

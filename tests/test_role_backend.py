@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from cases.roles import Role
+from kernel.roles import Role
 
 pytestmark = pytest.mark.django_db
 

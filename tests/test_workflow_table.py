@@ -1,14 +1,14 @@
 """Every transition of every state machine, as every role (issue 14): the refusal is
 always `Refused`, and every reason is in words a user reads, never an identifier.
-The guards' words come from `cases.workflow.guard`; the roles from `cases.roles`."""
+The guards' words come from `kernel.workflow.guard`; the roles from `kernel.roles`."""
 
 import re
 
 import pytest
 
 from cases.management.commands.transitions_doc import fsm_fields
-from cases.roles import Role
-from cases.workflow import Refused, actions, reasons_not
+from kernel.roles import Role
+from kernel.workflow import Refused, actions, reasons_not
 from tests.conftest import make_user
 
 MACHINES = [(model, field) for model, field in fsm_fields()]

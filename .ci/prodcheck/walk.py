@@ -139,7 +139,7 @@ import json, secrets
 from django.contrib.auth.models import Group
 from django.contrib.auth import get_user_model
 from cases.models import CaseParty, CaseSource
-from cases.roles import Role
+from kernel.roles import Role
 from cases.services import case_add_party, case_open, case_run_transition
 
 User = get_user_model()

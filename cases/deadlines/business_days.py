@@ -20,51 +20,15 @@ from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
 
+from kernel.dates import WEEKDAY_NAMES
+
 __all__ = [
-    "MONTH_NAMES",
-    "WEEKDAY_NAMES",
     "BusinessCalendar",
-    "long_date",
     "public_holidays",
     "require_date",
 ]
 
-# Written out rather than taken from strftime("%A"), which follows the locale.
-WEEKDAY_NAMES = (
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-    "Sunday",
-)
-MONTH_NAMES = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 _MONDAY, _THURSDAY, _SATURDAY, _SUNDAY = 0, 3, 5, 6
-
-
-def long_date(day: dt.date) -> str:
-    """A date as a sentence says it to a person: "Friday, December 25, 2026".
-
-    The one pure writer of that form: the engine's explanation, the words for
-    people (``words.py``) and ``cases.humanize.human_long_date`` all use it."""
-    return (
-        f"{WEEKDAY_NAMES[day.weekday()]}, {MONTH_NAMES[day.month - 1]} "
-        f"{day.day}, {day.year}"
-    )
 
 
 # § 24 names "the second Sunday in June, known as Flag day" and excepts it from

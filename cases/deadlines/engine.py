@@ -27,12 +27,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .business_days import (
-    MONTH_NAMES,
-    BusinessCalendar,
-    long_date,
-    require_date,
-)
+from kernel.dates import MONTH_NAMES, long_date
+
+from .business_days import BusinessCalendar, require_date
 
 __all__ = [
     "RULES",

@@ -6,8 +6,8 @@ from django import forms
 from django.utils import timezone
 
 from cases.widgets import DateInput
+from kernel.humanize import human_long_date
 
-from ..humanize import human_long_date
 from ..models import Deadline, OfficeClosure
 from .engine import RULES
 from .selectors import FILTERS

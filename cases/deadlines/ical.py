@@ -32,8 +32,9 @@ from django.http import HttpResponse
 from django.urls import reverse
 from django.utils import timezone
 
+from kernel.roles import is_staff_member
+
 from ..models import CalendarFeedToken, Deadline
-from ..roles import is_staff_member
 from ..site_url import absolute_url
 from . import selectors
 

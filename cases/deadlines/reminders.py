@@ -47,11 +47,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from ..humanize import human_long_date, human_short_date
+from kernel.humanize import human_long_date, human_short_date
+from kernel.roles import Role
+from kernel.timeline import record_event
+
 from ..models import Deadline, OutgoingMessage, Reminder, StaffDigest
 from ..outbox import services as outbox
-from ..roles import Role
-from ..timeline import record_event
 from . import selectors
 from .business_days import BusinessCalendar
 from .services import office_calendar
@@ -491,6 +492,6 @@ def deliver_digest(digest_id: int) -> bool:
 
 
 def _has_staff_role(user) -> bool:
-    from ..roles import has_role
+    from kernel.roles import has_role
 
     return has_role(user, Role.SMO, Role.CLERK)

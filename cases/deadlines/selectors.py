@@ -7,10 +7,11 @@ from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from kernel.roles import Role, has_role
+
 from .. import page_reads
 from ..inline_rows import Inline, with_inline
 from ..models import Deadline, OfficeClosure, Reminder
-from ..roles import Role, has_role
 from . import engine
 
 R = Deadline.Responsible

@@ -10,10 +10,11 @@ from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 
-from ..humanize import human_long_date
+from kernel.humanize import human_long_date
+from kernel.timeline import record_event
+from kernel.workflow import Refused, fire_locked, run
+
 from ..models import Deadline, OfficeClosure, OutgoingMessage, Reminder
-from ..timeline import record_event
-from ..workflow import Refused, fire_locked, run
 from .business_days import BusinessCalendar
 from .engine import RULES, Computation, compute
 from .words import people_explanation
@@ -230,7 +231,7 @@ def _close(deadline, name, *, reason, actor, replaced_by=None, quiet=False):
 
 
 def _step(deadline, name, *, actor, fields, summary, reason, why, quiet):
-    """Fire step `name` of the deadline through the kernel (cases.workflow.run:
+    """Fire step `name` of the deadline through the kernel (kernel.workflow.run:
     lock, role, guards, save, one chronology event on its case) and cancel its
     queued reminders in the same transaction. `quiet` (the clock table's steps):
     a deadline closed meanwhile is returned as it is, not refused."""

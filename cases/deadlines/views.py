@@ -9,12 +9,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from cases.humanize import human_date
+from kernel.citations import UnknownCitation, citation
+from kernel.humanize import human_date
+from kernel.roles import Role, has_role, role_required
 
 from .. import exports
-from ..citations import UnknownCitation, citation
 from ..models import Deadline, OfficeClosure, Reminder
-from ..roles import Role, has_role, role_required
 from ..site_url import site_url
 from ..views.actions import attempt
 from . import ical, selectors, services

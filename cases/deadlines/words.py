@@ -12,7 +12,7 @@ and, in a quieter line where a letter needs it, the legal basis in words:
     Village Code section 132-13 A; General Construction Law sections 20 and 25-a.
 
 Both are written here only. The dates read as ``human_long_date``; the Village
-Code section comes from the citation table (cases.citations)."""
+Code section comes from the citation table (kernel.citations)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,9 @@ import contextlib
 import datetime as dt
 import re
 
+from kernel.dates import long_date as _long
+
 from .business_days import BusinessCalendar
-from .business_days import long_date as _long
 from .engine import RULES, Method, _add_months
 
 __all__ = ["legal_basis", "people_explanation"]
@@ -152,7 +153,7 @@ def legal_basis(rule_id: str) -> str:
     """The quiet line a letter prints under a date: the Village Code section
     (from the citation table) and the General Construction Law sections that
     say how the period is counted, in words."""
-    from cases.citations import UnknownCitation, citation
+    from kernel.citations import UnknownCitation, citation
 
     spec = RULES.get(rule_id.split("(")[0])
     parts = []

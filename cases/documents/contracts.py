@@ -16,7 +16,7 @@ message (FactsInvalid).
 
 Dates are facts: every legal date (the last day to appeal, a remediation
 deadline…) comes from a stored Deadline (cases.deadlines), never from arithmetic
-in a contract. Words of the law come from the citation table (cases.Citation),
+in a contract. Words of the law come from the citation table (kernel.Citation),
 never from the contracts or the templates; `relied_on()` names the rows a
 document prints.
 """
@@ -34,8 +34,8 @@ from typing import ClassVar
 from django.conf import settings
 from django.db import models
 
-from ..humanize import human_long_date
-from ..workflow import Refused
+from kernel.humanize import human_long_date
+from kernel.workflow import Refused
 
 
 class DocumentKind(models.TextChoices):

@@ -21,9 +21,9 @@ from pypdf import PdfReader, PdfWriter
 
 from jobs.registry import JobRefused, Work
 from jobs.views import queue_and_show
+from kernel.roles import has_role
 
 from ..models import IssuedDocument
-from ..roles import has_role
 from .render import render_pdf
 
 

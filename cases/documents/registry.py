@@ -24,7 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..roles import Role
+from kernel.roles import Role
+
 from .contracts import DocumentFacts, DocumentKind, FactsInvalid
 
 Builder = Callable[[Any], DocumentFacts]

@@ -25,7 +25,8 @@ from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from ..citations import citations as load_citations
+from kernel.citations import citations as load_citations
+
 from . import qr
 from .contracts import DocumentFacts, validate_facts
 from .registry import document_type
@@ -121,7 +122,7 @@ class StaticOnlyFetcher(URLFetcher):
 
 def citation_snapshot(facts: DocumentFacts) -> dict[str, dict]:
     """The citation rows `facts` relies on, as plain data (frozen with the
-    document). Raises cases.citations.UnknownCitation for a missing row."""
+    document). Raises kernel.citations.UnknownCitation for a missing row."""
     rows = load_citations(*facts.relied_on())
     return {
         rule_id: {

@@ -26,7 +26,7 @@ def document_origin(document) -> list[tuple[str, str]]:
     case, a notice, an appeal, the annual report…) and, when the source is
     another record of a case, that case. A source without a page of its own is
     left out."""
-    from ..workflow import describe
+    from kernel.workflow import describe
 
     links = []
     source = document.source

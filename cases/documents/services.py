@@ -13,9 +13,10 @@ from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
 from django.db import transaction
 
+from kernel.roles import has_role
+from kernel.workflow import Refused, run
+
 from ..models import IssuedDocument
-from ..roles import has_role
-from ..workflow import Refused, run
 from . import registry
 from .contracts import (
     DocumentFacts,

@@ -9,8 +9,9 @@ from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from kernel.roles import CASE_READERS, role_required
+
 from ..models import IssuedDocument
-from ..roles import CASE_READERS, role_required
 from . import services
 from .contracts import DocumentKind, FactsInvalid
 from .registry import builder_for, sample_facts

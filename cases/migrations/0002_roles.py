@@ -1,5 +1,5 @@
 """Create the staff role groups. Their model permissions are kept in step by
-cases.roles.sync_role_permissions after every migrate."""
+kernel.roles.sync_role_permissions after every migrate."""
 
 from django.db import migrations
 

@@ -12,10 +12,11 @@ from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 from simple_history.models import HistoricalRecords
 
+from kernel.roles import smo_permission
+from kernel.workflow import guard
+
 from .. import page_reads
 from ..balances import owed_on
-from ..roles import smo_permission
-from ..workflow import guard
 from .premises import Outfall, Party, Premises
 from .records import CaseParty
 from .reference import ExemptCategory, PollutantCategory
@@ -248,7 +249,7 @@ class Case(ConcurrentTransitionMixin, models.Model):
     # Bumped by every service write: a form carries the version it was drawn from,
     # so a second officer's stale edit is refused instead of overwriting the first.
     version = models.PositiveIntegerField(default=0, editable=False)
-    EDIT_COUNTER = "version"  # cases.workflow: the stale-copy check and its count
+    EDIT_COUNTER = "version"  # kernel.workflow: the stale-copy check and its count
 
     history = HistoricalRecords(excluded_fields=["status"])
 
@@ -281,6 +282,11 @@ class Case(ConcurrentTransitionMixin, models.Model):
         from django.urls import reverse
 
         return reverse("cases:detail", args=[self.number])
+
+    def chronology_links(self):
+        """(case, premises) this case's chronology entries belong to
+        (kernel.workflow.chronology_links)."""
+        return self, self.premises
 
     @property
     def is_closed(self) -> bool:
@@ -328,7 +334,7 @@ class Case(ConcurrentTransitionMixin, models.Model):
         """Referred (closed) and the other agency's answer not yet recorded."""
         return self.status == CaseStatus.REFERRED and not self.referral_outcome.strip()
 
-    # --- conditions (side-effect free; cases.workflow.guard says why not) -----
+    # --- conditions (side-effect free; kernel.workflow.guard says why not) -----
     @guard(
         "add the owner, operator or discharger to the case first",
         form=False,

@@ -19,10 +19,11 @@ from django.db import models
 from django.utils import timezone
 from django_fsm import FSMField, transition
 
+from kernel.humanize import human_short_date
+from kernel.roles import Role
+from kernel.workflow import guard
+
 from ..deadlines import engine
-from ..humanize import human_short_date
-from ..roles import Role
-from ..workflow import guard
 
 
 class OfficeClosure(models.Model):

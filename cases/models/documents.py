@@ -183,7 +183,7 @@ class IssuedDocument(ConcurrentTransitionMixin, models.Model):
         custom={"label": "Rendering failed", "hidden": True},
     )
     def mark_failed(self):
-        pass  # the error text is recorded with the step (cases.workflow.run fields)
+        pass  # the error text is recorded with the step (kernel.workflow.run fields)
 
     @transition(
         status,

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
-from ..roles import smo_permission
+from kernel.roles import smo_permission
 
 
 class OutgoingMessage(ConcurrentTransitionMixin, models.Model):

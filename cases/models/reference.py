@@ -1,4 +1,5 @@
-"""Reference data staff can edit: pollutant and exempt categories, the citation table."""
+"""Reference data staff can edit: pollutant and exempt categories (the citation
+table is the kernel's: kernel.models.Citation)."""
 
 from django.db import models
 
@@ -56,22 +57,3 @@ class ExemptCategory(models.Model):
     @property
     def exempts(self) -> bool:
         return not self.substantial_contributor
-
-
-class Citation(models.Model):
-    """The one citation table: a rule id of RULES.md, its section, and the words
-    printed on notices. Templates and messages read citations from here."""
-
-    rule_id = models.CharField(max_length=16, unique=True)
-    section = models.CharField(max_length=40, help_text="e.g. § 132-14")
-    heading = models.CharField(max_length=200)
-    summary = models.TextField(help_text="The rule in plain words.")
-    notice_text = models.TextField(
-        blank=True, help_text="The wording printed on notices that rely on this rule."
-    )
-
-    class Meta:
-        ordering = ["rule_id"]
-
-    def __str__(self):
-        return f"{self.rule_id} ({self.section})"

@@ -15,7 +15,8 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from ..citations import citation
+from kernel.citations import citation
+
 from ..models import PollutantCategory
 from ..reports.forms import COLOUR_CHOICES, FLOW_CHOICES, ODOUR_CHOICES
 from ..reports.selectors import Open311Row

@@ -3,7 +3,7 @@
 The parameters are read here (a service code, decimal degrees, ISO 8601 times,
 the attribute values); whether the report can be filed is the rule of every
 channel, cases.reports.validation.report_problems, which the web form uses too,
-with the photo checks of cases.uploads. Each problem becomes one GeoReport v2
+with the photo checks of kernel.uploads. Each problem becomes one GeoReport v2
 error, worded with the parameter names where they differ (OPEN311_WORDS)."""
 
 import re
@@ -14,6 +14,8 @@ from django.core.validators import URLValidator
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from kernel.uploads import process_image_upload
+
 from ..models import PollutantCategory
 from ..reports.validation import (
     ADDRESS_MAX,
@@ -21,7 +23,6 @@ from ..reports.validation import (
     NAME_MAX,
     report_problems,
 )
-from ..uploads import process_image_upload
 from .documents import ATTRIBUTES
 
 BOOL_ATTRIBUTES = {"sheen", "suds", "floatables"}

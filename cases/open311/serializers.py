@@ -80,3 +80,12 @@ def respond(fmt: str, root: str, data, status: int = 200) -> HttpResponse:
 def error(fmt: str, status: int, *descriptions: str) -> HttpResponse:
     errors = [{"code": status, "description": d} for d in descriptions]
     return respond(fmt, "errors", errors, status=status)
+
+
+def refusal_answer(request, message: str) -> HttpResponse | None:
+    """The input guard's 400 (kernel.input_guard) in GeoReport's own error format,
+    for the .json and .xml documents; None for other Open311 paths."""
+    path = request.path
+    if not path.endswith((".json", ".xml")):
+        return None
+    return error("xml" if path.endswith(".xml") else "json", 400, message)

@@ -13,7 +13,8 @@ from urllib.parse import urlencode
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
-from ..input_guard import ascii_digits
+from kernel.input_guard import ascii_digits
+
 from ..models import PollutantCategory, Report
 from ..reports import ratelimit, selectors
 from ..reports.services import ReportRefused, report_submit

@@ -58,9 +58,10 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
+from kernel.roles import Role, require_role
+from kernel.workflow import Refused, fire_locked, run
+
 from ..models import OutgoingMessage
-from ..roles import Role, require_role
-from ..workflow import Refused, fire_locked, run
 
 log = logging.getLogger(__name__)
 
@@ -449,8 +450,9 @@ def compose_stored(message: OutgoingMessage, *, today: dt.date) -> Draft:
 def compose_document(message: OutgoingMessage, *, today: dt.date) -> Draft:
     """A document e-mailed to a party: the stored text, with the issued PDF
     attached; the chronology records that it went out."""
+    from kernel.timeline import record_event
+
     from ..models import IssuedDocument
-    from ..timeline import record_event
 
     document = IssuedDocument.objects.select_related("case").get(pk=message.object_id)
     if not document.is_issued:

@@ -3,7 +3,7 @@
 Validation only: every field has a message a resident can act on. The fields
 are read here; whether the report can be filed is the rule of every channel,
 cases.reports.validation.report_problems (Open311 uses the same). Photos are
-decoded, re-encoded and checked here (cases.uploads), so the service receives
+decoded, re-encoded and checked here (kernel.uploads), so the service receives
 only photos that are safe to keep."""
 
 from decimal import Decimal
@@ -11,9 +11,10 @@ from decimal import Decimal
 from django import forms
 from django.core.exceptions import ValidationError
 
-from ..input_guard import ascii_digits
+from kernel.input_guard import ascii_digits
+from kernel.uploads import MAX_FILES, process_image_upload, validate_upload_set
+
 from ..models import PollutantCategory, Report
-from ..uploads import MAX_FILES, process_image_upload, validate_upload_set
 from .validation import (
     BOUNDS,  # noqa: F401  (the map's box: cases.views.reports)
     DESCRIPTION_MAX,

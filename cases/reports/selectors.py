@@ -9,13 +9,9 @@ from decimal import Decimal
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from ..models import (
-    CLOSED_STATUSES,
-    CaseEvent,
-    CaseStatus,
-    Note,
-    Report,
-)
+from kernel.models import CaseEvent
+
+from ..models import CLOSED_STATUSES, CaseStatus, Note, Report
 from . import public_status
 from .service_code import service_code_expression
 

@@ -13,9 +13,10 @@ from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from kernel.workflow import Refused
+
 from ..models import OutgoingMessage, Report, ReportNotification, ReportPhoto
 from ..outbox.services import message_queue
-from ..workflow import Refused
 from . import public_status
 from .service_code import decided_service_code
 
@@ -51,7 +52,7 @@ def report_submit(
 
     Who: anyone for WEB and OPEN311 (the view checks the API key); SMO staff for
     PHONE / WALK_IN / EMAIL (`entered_by` is required for those). `photos` are
-    `cases.uploads.ProcessedImage`s (already decoded and re-encoded).
+    `kernel.uploads.ProcessedImage`s (already decoded and re-encoded).
     Raises ReportRefused."""
     if channel not in Report.Channel.values:
         raise ReportRefused(f"Unknown channel {channel!r}.")

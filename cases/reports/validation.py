@@ -21,7 +21,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import EmailValidator
 from django.utils import timezone
 
-from ..input_guard import ascii_digits
+from kernel.input_guard import ascii_digits
+
 from ..models import Report
 
 DESCRIPTION_MAX = 4000  # Open311 GeoReport v2's limit, used on every channel

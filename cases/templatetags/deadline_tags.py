@@ -3,9 +3,10 @@ never compute dates here)."""
 
 from django import template
 
+from kernel.roles import Role, has_role
+
 from ..deadlines import selectors
 from ..panels import render_panel
-from ..roles import Role, has_role
 
 register = template.Library()
 

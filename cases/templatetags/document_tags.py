@@ -2,9 +2,10 @@
 
 from django import template
 
+from kernel.roles import CASE_READERS, has_role
+
 from ..documents.selectors import documents_for_case
 from ..panels import render_panel
-from ..roles import CASE_READERS, has_role
 from ..selectors import has_panel_records
 
 register = template.Library()

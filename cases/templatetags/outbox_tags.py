@@ -4,10 +4,11 @@ was e-mailed so far."""
 from django import template
 from django.contrib.contenttypes.models import ContentType
 
+from kernel.roles import Role, has_role
+
 from ..models import CaseParty, OutgoingMessage
 from ..outbox.forms import DocumentEmailForm
 from ..panels import render_panel
-from ..roles import Role, has_role
 
 register = template.Library()
 

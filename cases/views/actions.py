@@ -1,5 +1,5 @@
 """The one view helper of every workflow: which steps a page offers (from the state
-machine, `cases.workflow.actions`), binding a step's form from a POST, and turning
+machine, `kernel.workflow.actions`), binding a step's form from a POST, and turning
 a service call's refusal into a message and form errors with the user's input kept.
 
 Views never test a status or a role name to decide what to show: they call
@@ -17,10 +17,11 @@ from django.http import Http404
 from django.shortcuts import redirect
 from django.utils.html import format_html, format_html_join
 
+from kernel.workflow import CaseChangedError, Refused, actions, transitions_of
+
 from ..confirmations import confirm_text, is_binding
 from ..documents.contracts import FactsInvalid
 from ..documents.services import DocumentError
-from ..workflow import CaseChangedError, Refused, actions, transitions_of
 
 
 class NoInput:

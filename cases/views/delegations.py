@@ -8,10 +8,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from ..delegations import delegation_end, delegation_grant
-from ..humanize import human_date
-from ..models import Delegation
-from ..roles import Role, may_delegate, role_required
+from kernel.delegations import delegation_end, delegation_grant
+from kernel.humanize import human_date
+from kernel.models import Delegation
+from kernel.roles import Role, may_delegate, role_required
+
 from ..widgets import DateInput
 from .actions import attempt
 

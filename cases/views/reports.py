@@ -8,12 +8,13 @@ from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from kernel.roles import CASE_READERS, ORIGINAL_READERS, Role, role_required
+
 from .. import exports
 from ..models import Report, ReportPhoto
 from ..reports import public_status, ratelimit, selectors
 from ..reports.forms import BOUNDS, CENTRE, ReportForm, StaffReportForm
 from ..reports.services import report_submit
-from ..roles import CASE_READERS, ORIGINAL_READERS, Role, role_required
 from .actions import attempt
 from .triage import report_page
 

@@ -1,5 +1,5 @@
 """Staff pages of the case lifecycle: dashboard, triage, case list, case page and
-the forms that change a case. Each view checks the role (cases.roles), binds a
+the forms that change a case. Each view checks the role (kernel.roles), binds a
 form, calls one service and turns domain errors into messages."""
 
 from django.contrib import messages
@@ -9,6 +9,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
+
+from kernel.roles import CASE_READERS, CASE_WRITERS, Role, has_role, role_required
+from kernel.workflow import Refused, reasons_not
 
 from .. import exports, page_reads, selectors, services
 from ..confirmations import confirm_text, is_binding
@@ -25,9 +28,7 @@ from ..forms import (
 )
 from ..models import Attachment, Case
 from ..paging import IdsFirstPaginator
-from ..roles import CASE_READERS, CASE_WRITERS, Role, has_role, role_required
 from ..services import SAFE_INLINE_TYPES
-from ..workflow import Refused, reasons_not
 from .actions import attempt, refusal_html, step_custom, with_confirmation
 
 PAGE_SIZE = 25

@@ -11,6 +11,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from kernel.roles import CASE_WRITERS, Role, has_role, may_read_originals, role_required
+
 from .. import selectors, services
 from ..forms import (
     TRIAGE_CLOSE_FORMS,
@@ -21,7 +23,6 @@ from ..forms import (
 from ..models import Case, Report
 from ..reports import public_status
 from ..reports import selectors as report_selectors
-from ..roles import CASE_WRITERS, Role, has_role, may_read_originals, role_required
 from .actions import attempt
 
 PAGE_SIZE = 25

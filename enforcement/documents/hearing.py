@@ -28,7 +28,7 @@ from cases.documents.contracts import (
 )
 from cases.documents.registry import register
 from cases.documents.samples import sample_common
-from cases.roles import Role
+from kernel.roles import Role
 
 from .common import (
     CLERK_TITLE,

@@ -11,7 +11,6 @@ from typing import ClassVar
 
 from django.conf import settings
 
-from cases.citations import citation
 from cases.deadlines.services import compute_due, office_calendar, open_deadline_for
 from cases.deadlines.words import legal_basis, people_explanation
 from cases.documents.contracts import (
@@ -27,6 +26,7 @@ from cases.documents.samples import SAMPLE_PREMISES, sample_common
 from cases.documents.selectors import latest_document
 from cases.documents.services import document_issue
 from cases.models import IssuedDocument
+from kernel.citations import citation
 
 from .. import charges
 from ..penalties import Tier, ViolationStart, continued_violation_start, tier_numbered

@@ -1,4 +1,4 @@
-"""Article numbers are stored as their digits (cases.input_guard.article_number_clean,
+"""Article numbers are stored as their digits (kernel.input_guard.article_number_clean,
 issue 26): the spaces of those recorded before are removed; nothing else changes."""
 
 from django.db import migrations

@@ -6,8 +6,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django_fsm import FSMField, transition
 
-from cases.humanize import human_short_date
 from cases.models import Case, Party, Premises
+from kernel.humanize import human_short_date
 
 from .base import FlowModel, guard, smo
 from .notices import ServiceRecord

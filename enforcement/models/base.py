@@ -1,18 +1,18 @@
 """What every enforcement workflow shares: the role predicates for FSM permissions
-(from cases.roles), the guard decorator (from cases.workflow) and the row-lock-safe
-mixin. Transitions change only their own row; `cases.workflow.run` saves and writes
+(from kernel.roles), the guard decorator (from kernel.workflow) and the row-lock-safe
+mixin. Transitions change only their own row; `kernel.workflow.run` saves and writes
 the event."""
 
 from django.db import models
 from django_fsm import ConcurrentTransitionMixin
 
-from cases.roles import attorney_or_inspector_permission as attorney_or_inspector
-from cases.roles import attorney_permission as attorney
-from cases.roles import building_inspector_permission as building_inspector
-from cases.roles import clerk_permission as clerk
-from cases.roles import smo_or_clerk_permission as smo_or_clerk
-from cases.roles import smo_permission as smo
-from cases.workflow import actions, guard
+from kernel.roles import attorney_or_inspector_permission as attorney_or_inspector
+from kernel.roles import attorney_permission as attorney
+from kernel.roles import building_inspector_permission as building_inspector
+from kernel.roles import clerk_permission as clerk
+from kernel.roles import smo_or_clerk_permission as smo_or_clerk
+from kernel.roles import smo_permission as smo
+from kernel.workflow import actions, guard
 
 __all__ = [
     "FlowModel",
@@ -33,7 +33,7 @@ class FlowModel(ConcurrentTransitionMixin, models.Model):
         abstract = True
 
     def user_actions(self, user):
-        """The steps `user` may take from here (cases.workflow.actions)."""
+        """The steps `user` may take from here (kernel.workflow.actions)."""
         return actions(self, user)
 
     @property

@@ -15,7 +15,7 @@ way. These words say so; the deadline engine is not touched."""
 
 from django.db import models
 
-from cases.humanize import human_date
+from kernel.humanize import human_date
 
 
 class MailOutcome(models.TextChoices):

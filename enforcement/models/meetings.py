@@ -9,7 +9,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.humanize import human_date, human_short_date
+from kernel.humanize import human_date, human_short_date
 
 from .notices import ServiceRecord
 

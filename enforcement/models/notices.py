@@ -8,8 +8,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django_fsm import FSMField, transition
 
-from cases.humanize import human_date, human_short_date
 from cases.models import CLOSED_WITHOUT_DUTY, Case, Deadline, Party
+from kernel.humanize import human_date, human_short_date
 
 from .base import FlowModel, guard, smo, smo_or_clerk
 
@@ -389,7 +389,7 @@ class NoticeOfViolation(FlowModel):
     def appeal_wait_words(self, today=None) -> str:
         """Why corrective measures wait for the appeal, and until when (the
         stored R-APL-1 date); '' when they need not."""
-        from cases.humanize import human_long_date
+        from kernel.humanize import human_long_date
 
         appeal = self.pending_appeal()
         if appeal is not None:

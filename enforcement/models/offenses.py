@@ -4,8 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from cases.humanize import human_short_date
 from cases.models import Case, Party
+from kernel.humanize import human_short_date
 
 
 class OffenseRecord(models.Model):

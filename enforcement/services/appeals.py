@@ -9,12 +9,12 @@ from django.utils import timezone
 
 from cases.clocks import apply as apply_clocks
 from cases.deadlines.services import deadlines_for, open_deadline_for
-from cases.humanize import human_datetime, human_long_date
-from cases.input_guard import article_number_clean
-from cases.models import CaseEvent
-from cases.roles import Role, has_role, require_role
-from cases.timeline import record_event
-from cases.uploads import process_filed_document, sha256_of, sniffed_type
+from kernel.humanize import human_datetime, human_long_date
+from kernel.input_guard import article_number_clean
+from kernel.models import CaseEvent
+from kernel.roles import Role, has_role, require_role
+from kernel.timeline import record_event
+from kernel.uploads import process_filed_document, sha256_of, sniffed_type
 
 from ..models import (
     Appeal,
@@ -78,7 +78,7 @@ def appeal_file_online(
     flagged, R-APL-1 met, R-APL-2 opened. Raises Refused or ValidationError."""
     from django.core.validators import validate_email
 
-    from cases.timeline import record_portal_event
+    from kernel.timeline import record_portal_event
 
     if notice.case_id != access.case_id or notice.recipient_id != access.party_id:
         raise Refused("This notice was not addressed to you.")
@@ -238,7 +238,7 @@ def _check_document(upload, field="document"):
 def _store_document(
     *, appeal, actor, upload, description="", filed=None
 ) -> AppealDocument:
-    """`filed`: the document as cases.uploads.process_filed_document checked it
+    """`filed`: the document as kernel.uploads.process_filed_document checked it
     (a document from the respondent's page: sniffed type, images stripped of
     their metadata); without it, the upload as the clerk or SMO recorded it (its
     type is sniffed again when it is served)."""
@@ -289,7 +289,7 @@ def appeal_schedule_hearing(
     *, appeal, actor, hearing_at=None, location="", meeting=None
 ) -> tuple[Appeal, str]:
     """Schedule (or move) the Board's hearing. Who: the clerk (the Board's act,
-    not the SMO's: cases.roles.clerk_permission). A date after
+    not the SMO's: kernel.roles.clerk_permission). A date after
     the hearing-by date (R-APL-2) is allowed, flagged and warned about.
 
     At a Board meeting: `meeting` (one recorded), or `hearing_at` and `location`

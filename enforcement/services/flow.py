@@ -1,10 +1,10 @@
-"""Running one transition of a notice or an appeal: `cases.workflow.run`, with the
+"""Running one transition of a notice or an appeal: `kernel.workflow.run`, with the
 enforcement chronology's event kind ("Notice of violation 3: Issue the notice
 (Draft → Issued)", the kernel's wording)."""
 
 from collections.abc import Callable
 
-from cases.workflow import CaseChangedError, Refused, run
+from kernel.workflow import CaseChangedError, Refused, run
 
 __all__ = ["CaseChangedError", "Refused", "run_step"]
 
@@ -22,7 +22,7 @@ def run_step(
     after: Callable | None = None,
     effects=(),
 ):
-    """Fire `transition` on a locked copy of `obj` for `actor` (cases.workflow.run).
+    """Fire `transition` on a locked copy of `obj` for `actor` (kernel.workflow.run).
 
     `fields` are set on the row first (what the user recorded with the step).
     `after(locked)` runs in the same transaction, after the save and the event

@@ -9,10 +9,10 @@ import datetime as dt
 from django.db import transaction
 from django.utils import timezone
 
-from cases.humanize import human_long_date
-from cases.roles import Role, require_role
-from cases.timeline import record_event
-from cases.workflow import Refused
+from kernel.humanize import human_long_date
+from kernel.roles import Role, require_role
+from kernel.timeline import record_event
+from kernel.workflow import Refused
 
 from ..models import Appeal, HearingNoticeService, ServiceRecord
 from ..models.mail import MailOutcome

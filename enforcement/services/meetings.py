@@ -8,10 +8,10 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 
-from cases.humanize import human_long_date
-from cases.input_guard import article_number_clean
-from cases.roles import Role, require_role
-from cases.workflow import Refused
+from kernel.humanize import human_long_date
+from kernel.input_guard import article_number_clean
+from kernel.roles import Role, require_role
+from kernel.workflow import Refused
 
 from ..models import BoardMeeting, HearingNoticeService
 from .notices import service_errors
@@ -88,7 +88,7 @@ def hearing_notice_record_service(
     """Record how and when the issued notice of hearing was sent (to the
     appellant, or the SMO's copy). Who: the clerk. Certified mail needs its
     article number; e-mail, the address in `sent_to`. Raises Refused or ValidationError."""
-    from cases.timeline import record_event
+    from kernel.timeline import record_event
 
     require_role(actor, Role.CLERK, doing="record the sending of a notice of hearing")
     document = appeal.hearing_notice()

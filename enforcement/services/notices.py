@@ -8,13 +8,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cases.citations import cited
-from cases.humanize import human_date, human_long_date
-from cases.input_guard import article_number_clean
 from cases.models import CaseStatus, Party
-from cases.roles import Role, require_role
 from cases.services import case_run_transition
-from cases.timeline import record_event
+from kernel.citations import cited
+from kernel.humanize import human_date, human_long_date
+from kernel.input_guard import article_number_clean
+from kernel.roles import Role, require_role
+from kernel.timeline import record_event
 
 from .. import charges
 from ..documents.notice import notice_document_issue
@@ -433,7 +433,7 @@ def service_errors(
     """What is wrong with a record of how an issued paper was served or sent (a
     notice of violation, a notice of hearing), by field: certified mail needs its
     article number, any article number given is 20 or 22 digits
-    (cases.input_guard.article_number_clean), and the date is neither before the paper was issued
+    (kernel.input_guard.article_number_clean), and the date is neither before the paper was issued
     (`too_early` says so) nor in the future."""
     errors = {}
     try:

@@ -9,15 +9,15 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
-from cases.citations import citation
 from cases.clocks import apply as apply_clocks
 from cases.deadlines.services import open_deadline_for
-from cases.humanize import human_datetime, human_long_date
 from cases.models import CaseKind, CaseSource, CaseStatus
-from cases.roles import Role, require_role
 from cases.services import case_open, case_run_transition
-from cases.timeline import record_event
-from cases.workflow import CaseChangedError, Reason, refusal_text, run
+from kernel.citations import citation
+from kernel.humanize import human_datetime, human_long_date
+from kernel.roles import Role, require_role
+from kernel.timeline import record_event
+from kernel.workflow import CaseChangedError, Reason, refusal_text, run
 
 from .. import charges
 from ..documents.corrective import UNPAID_WORDS, access_request_measures, invoice_number
@@ -94,7 +94,7 @@ def _created(case, actor, subject, summary, rule_id, detail=""):
 
 def corrective_refusals(case) -> list[Reason]:
     """Why corrective measures cannot begin on `case` now, in the words of the
-    case's guards (cases.workflow.guard), each with the link that fixes it: the
+    case's guards (kernel.workflow.guard), each with the link that fixes it: the
     request page shows them beside its disabled button, and
     corrective_request_access refuses with them. [] when nothing stops it."""
     found = []
@@ -791,7 +791,7 @@ def created_words(remedy) -> str:
 def remedy_step(*, obj, transition, actor, expected_status=None, **fields):
     """Run one step of a remedy workflow (corrective measures, abatement,
     injunction, suspension, termination, alternative remedies) with what the
-    user recorded (cases.workflow.run). Who: the transition's role (SMO; the
+    user recorded (kernel.workflow.run). Who: the transition's role (SMO; the
     Municipal Attorney and the Building Inspector for their sign-offs). Raises
     Refused with the reasons, ValidationError for a date in the future."""
     if transition == "record_payment":

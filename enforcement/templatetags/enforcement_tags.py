@@ -4,9 +4,9 @@ from dataclasses import dataclass
 
 from django import template
 
-from cases.citations import UnknownCitation, citation
 from cases.panels import render_panel
-from cases.roles import Role, has_role
+from kernel.citations import UnknownCitation, citation
+from kernel.roles import Role, has_role
 
 from .. import selectors, work_queues
 from ..services.notices import DRAFTABLE_CASE_STATUSES
@@ -45,7 +45,7 @@ def _invoice_steps(remedy, user) -> list[dict]:
     from django.urls import reverse
 
     from cases.documents.contracts import DocumentKind
-    from cases.workflow import actions
+    from kernel.workflow import actions
 
     found = []
     for action in actions(remedy, user):

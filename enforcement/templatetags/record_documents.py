@@ -8,7 +8,7 @@ from django import template
 from cases.documents.contracts import DocumentKind
 from cases.documents.services import document_actions
 from cases.panels import render_panel
-from cases.roles import CASE_READERS, has_role
+from kernel.roles import CASE_READERS, has_role
 
 register = template.Library()
 

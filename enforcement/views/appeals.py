@@ -9,19 +9,19 @@ from django.views.decorators.http import require_GET, require_POST
 from cases import exports
 from cases.deadlines.ical import calendar_response, user_of_token
 from cases.documents.packets import packet_job
-from cases.humanize import human_date, human_datetime
-from cases.input_guard import ascii_digits
 from cases.models import Party
 from cases.paging import IdsFirstPaginator
-from cases.roles import has_role, role_required
 from cases.site_url import site_url
-from cases.uploads import sniffed_type
 from cases.views.actions import (
     action_forms,
     confirmed_form_class,
     step_data,
     take_step,
 )
+from kernel.humanize import human_date, human_datetime
+from kernel.input_guard import ascii_digits
+from kernel.roles import has_role, role_required
+from kernel.uploads import sniffed_type
 
 from .. import selectors
 from ..documents.hearing import hearing_move_words

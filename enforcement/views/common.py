@@ -1,8 +1,8 @@
 """What the enforcement views share: who may read and write them, and the one
 view helper of every workflow (cases.views.actions)."""
 
-from cases.roles import Role
 from cases.views.actions import attempt, put_errors_on
+from kernel.roles import Role
 
 __all__ = ["attempt", "put_errors_on"]
 

@@ -14,10 +14,10 @@ from django.views.decorators.http import require_POST
 from cases.documents.contracts import DocumentKind
 from cases.documents.selectors import latest_document
 from cases.documents.services import issue_for, may_issue
-from cases.roles import CASE_READERS, role_required
 from cases.views.actions import CONFIRM_MISSING, attempt, confirmation_form
-from cases.workflow import Refused, actions, reasons_not
 from inspections.models import Inspection, WarrantApplication
+from kernel.roles import CASE_READERS, role_required
+from kernel.workflow import Refused, actions, reasons_not
 
 from ..models import (
     AccessSuspension,

@@ -5,15 +5,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from cases import exports
-from cases.humanize import human_date
 from cases.models import Case, Party
-from cases.roles import has_role, role_required
 from cases.views.actions import (
     action_forms,
     confirmed_form_class,
     step_data,
     take_step,
 )
+from kernel.humanize import human_date
+from kernel.roles import has_role, role_required
 
 from .. import charges, selectors
 from ..forms import (

@@ -13,11 +13,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from cases.citations import UnknownCitation, citations
 from cases.confirmations import confirm_text
-from cases.humanize import human_date
-from cases.models import Case, CaseEvent
-from cases.roles import Role, has_role, role_required
+from cases.models import Case
 from cases.views.actions import (
     action_forms,
     attempt,
@@ -25,7 +22,11 @@ from cases.views.actions import (
     take_step,
     with_confirmation,
 )
-from cases.workflow import reasons_not, transitions_of
+from kernel.citations import UnknownCitation, citations
+from kernel.humanize import human_date
+from kernel.models import CaseEvent
+from kernel.roles import Role, has_role, role_required
+from kernel.workflow import reasons_not, transitions_of
 
 from .. import charges, selectors
 from ..documents.corrective import UNPAID_WORDS

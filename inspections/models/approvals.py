@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from cases.humanize import human_datetime, human_short_date
+from kernel.humanize import human_datetime, human_short_date
 
 
 class DyeTestNotice(models.Model):

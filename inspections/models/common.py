@@ -1,8 +1,8 @@
 """Helpers shared by the inspection models: the SMO-only transition permission."""
 
 # Transition permission: only SMO staff drive field-work records.
-from cases.roles import smo_permission as is_smo
-from cases.workflow import Refused
+from kernel.roles import smo_permission as is_smo
+from kernel.workflow import Refused
 
 __all__ = ["LockedRecordError", "is_smo"]
 

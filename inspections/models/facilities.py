@@ -10,7 +10,7 @@ from django.db import models
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
-from cases.humanize import human_short_date
+from kernel.humanize import human_short_date
 
 # R-DEF-1: "construction activity" is land disturbance of at least 1/8 acre.
 CONSTRUCTION_MIN_ACRES = Decimal("0.125")

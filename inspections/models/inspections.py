@@ -7,8 +7,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
-from cases.humanize import human_short_date
-from cases.workflow import guard
+from kernel.humanize import human_short_date
+from kernel.workflow import guard
 
 from .common import LockedRecordError, is_smo
 

@@ -1,6 +1,6 @@
 """Shared helpers of the inspections services.
 
-Every step of a field-work state machine goes through `cases.workflow.run` (which
+Every step of a field-work state machine goes through `kernel.workflow.run` (which
 checks the role and the guards, fires, saves and writes the one chronology
 event). What is not a step — a record created, a sample or photo added — is
 written with `record_on`, on the chronology of the record's case and premises
@@ -10,11 +10,11 @@ import datetime as dt
 
 from django.utils import timezone
 
-from cases.humanize import human_long_date
-from cases.timeline import record_event
-from cases.workflow import Refused, chronology_links
+from kernel.humanize import human_long_date
+from kernel.timeline import record_event
+from kernel.workflow import Refused, chronology_links
 
-# What the role check (cases.roles.require_role) says a non-SMO actor may not do.
+# What the role check (kernel.roles.require_role) says a non-SMO actor may not do.
 FIELD_WORK = "change field-work records"
 
 

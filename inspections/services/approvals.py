@@ -2,9 +2,9 @@
 
 from django.db import transaction
 
-from cases.humanize import human_long_date
-from cases.roles import Role, require_role
-from cases.workflow import Refused
+from kernel.humanize import human_long_date
+from kernel.roles import Role, require_role
+from kernel.workflow import Refused
 
 from ..models import DischargeApproval, DyeTestNotice
 from ._common import FIELD_WORK, not_future, record_on

@@ -6,9 +6,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from cases.clocks import apply as apply_clocks
-from cases.humanize import human_long_date
-from cases.roles import Role, require_role
-from cases.workflow import Refused
+from kernel.humanize import human_long_date
+from kernel.roles import Role, require_role
+from kernel.workflow import Refused
 
 from ..models import (
     BMPRequirement,

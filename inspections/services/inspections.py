@@ -2,7 +2,7 @@
 obstructed access opens (R-ACC-3), and warrant applications (R-ACC-4).
 
 Every step of an inspection or a warrant application runs through
-`cases.workflow.run`; what is not a step is written with `record_on`."""
+`kernel.workflow.run`; what is not a step is written with `record_on`."""
 
 import datetime as dt
 
@@ -10,12 +10,12 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.humanize import human_datetime, human_long_date, human_short_date
 from cases.models import CaseKind, CaseSource
-from cases.roles import Role, has_role, require_role
 from cases.services import case_open
-from cases.uploads import process_image_upload
-from cases.workflow import Reason, Refused, run
+from kernel.humanize import human_datetime, human_long_date, human_short_date
+from kernel.roles import Role, has_role, require_role
+from kernel.uploads import process_image_upload
+from kernel.workflow import Reason, Refused, run
 
 from ..models import (
     Inspection,

@@ -3,11 +3,11 @@
 from django.db import transaction
 
 from cases.clocks import apply as apply_clocks
-from cases.humanize import human_short_date
 from cases.models import CaseKind, CaseSource, Outfall
-from cases.roles import Role, require_role
 from cases.services import case_open
-from cases.workflow import Refused
+from kernel.humanize import human_short_date
+from kernel.roles import Role, require_role
+from kernel.workflow import Refused
 
 from ..models import Level, OutfallScreening
 from ._common import FIELD_WORK, local_date, not_future, record_on

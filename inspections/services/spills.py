@@ -6,11 +6,11 @@ import datetime as dt
 from django.db import transaction
 
 from cases.clocks import apply as apply_clocks
-from cases.humanize import human_long_date
 from cases.models import CaseKind, CaseSource
-from cases.roles import Role, require_role
 from cases.services import case_open
-from cases.workflow import Refused, run
+from kernel.humanize import human_long_date
+from kernel.roles import Role, require_role
+from kernel.workflow import Refused, run
 
 from ..models import SpillNotification
 from ._common import FIELD_WORK, local_date, not_future, record_on

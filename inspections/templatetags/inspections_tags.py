@@ -3,7 +3,7 @@
 from django import template
 
 from cases.panels import render_panel
-from cases.roles import CASE_READERS, Role, has_role
+from kernel.roles import CASE_READERS, Role, has_role
 
 from ..selectors import case_records
 

@@ -1,5 +1,5 @@
 """Pages of the inspections app: the readers of cases read, only the role that
-changes field work writes (cases.roles).
+changes field work writes (kernel.roles).
 
 Each view checks the role, binds a form, calls one service and turns domain
 errors into messages or form errors (the user's input is kept)."""

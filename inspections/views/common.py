@@ -6,8 +6,8 @@ from functools import wraps
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 
-from cases.roles import CASE_READERS, Role, has_role, role_required
 from cases.views.actions import action_forms
+from kernel.roles import CASE_READERS, Role, has_role, role_required
 
 
 def staff_page(view):

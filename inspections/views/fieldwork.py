@@ -8,10 +8,10 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cases import exports
-from cases.humanize import human_date, human_datetime
 from cases.models import Case, Premises
-from cases.roles import CASE_READERS, Role, has_role
 from cases.views.actions import attempt, confirmation_form, take_step
+from kernel.humanize import human_date, human_datetime
+from kernel.roles import CASE_READERS, Role, has_role
 
 from .. import forms, selectors, services
 from ..forms import INSPECTION_STEP_FORMS, WARRANT_STEP_FORMS, smo_officers

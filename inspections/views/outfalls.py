@@ -6,8 +6,8 @@ from django.utils import timezone
 
 from cases import exports
 from cases.models import Outfall
-from cases.roles import CASE_READERS, Role, has_role
 from cases.views.actions import attempt
+from kernel.roles import CASE_READERS, Role, has_role
 
 from .. import forms, selectors, services
 from ..models import (

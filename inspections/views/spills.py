@@ -7,8 +7,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from cases.deadlines.services import deadlines_for
-from cases.humanize import human_date
 from cases.views.actions import attempt, take_step
+from kernel.humanize import human_date
 
 from .. import forms, selectors, services
 from ..forms import SPILL_STEP_FORMS

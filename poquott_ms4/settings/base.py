@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "csp",
+    "kernel",  # the workflow kernel, roles, the chronology, citations (the bottom)
     "limits",  # the database-backed attempt counters (below cases)
     "cases",
     "inspections",
@@ -50,7 +51,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "poquott_ms4.middleware.EdgeMiddleware",  # trusted proxies; private, no-store
     "django.middleware.security.SecurityMiddleware",
-    "cases.input_guard.InputGuardMiddleware",  # NUL characters: 400, never the DB
+    "kernel.input_guard.InputGuardMiddleware",  # NUL characters: 400, never the DB
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -119,10 +120,10 @@ else:
         }
     }
 
-# The signed-in user is read with their roles in one query (cases/role_backend.py).
+# The signed-in user is read with their roles in one query (kernel/role_backend.py).
 # ModelBackend stays second so that sessions signed in before keep working.
 AUTHENTICATION_BACKENDS = [
-    "cases.role_backend.RoleBackend",
+    "kernel.role_backend.RoleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 

@@ -9,9 +9,9 @@ from django.db import models
 from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
-from cases.humanize import human_short_date
-from cases.roles import smo_permission
-from cases.workflow import guard
+from kernel.humanize import human_short_date
+from kernel.roles import smo_permission
+from kernel.workflow import guard
 
 
 def today() -> dt.date:

@@ -7,7 +7,7 @@ list behind it and a frozen report can say, later, which records changed.
 
 "As they stood": a record counts only if it was on file at `as_of` (created or
 received by then), and a status change only if its chronology event
-(cases.CaseEvent, written by the workflow kernel in the same transaction as the
+(kernel.CaseEvent, written by the workflow kernel in the same transaction as the
 change) is dated by then. Dates the law cares about are the records' own (the
 day a notice was issued, a discharge eliminated, a deadline due); where a status
 change has no date of its own the event's timestamp is used.
@@ -29,13 +29,10 @@ from django.db.models import Exists, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from cases.citations import cited
 from cases.deadlines import selectors as deadline_selectors
-from cases.humanize import human_datetime, human_short_date
 from cases.models import (
     CLOSED_WITHOUT_DUTY,
     Case,
-    CaseEvent,
     CaseKind,
     CaseStatus,
     Deadline,
@@ -43,6 +40,9 @@ from cases.models import (
     Report,
 )
 from cases.models.case import CLOSED_STATUSES
+from kernel.citations import cited
+from kernel.humanize import human_datetime, human_short_date
+from kernel.models import CaseEvent
 
 from .year import ReportingYear
 

@@ -4,7 +4,7 @@ Every write goes through here: a report is frozen from `selectors.annual_counts`
 (its counts and the ids of their records, as of a moment), its PDF issued
 through the document pipeline (a new version at each step, superseding the
 last), its status changed only by its state machine through the workflow
-kernel (`cases.workflow.run`, which writes the chronology event)."""
+kernel (`kernel.workflow.run`, which writes the chronology event)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ from django.db.models import Max
 from django.utils import timezone
 
 from cases.documents.contracts import DocumentKind
-from cases.humanize import human_datetime, human_long_date
-from cases.models import CaseEvent
-from cases.roles import Role, require_role
-from cases.workflow import Reason, Refused, refusal_text, run
+from kernel.humanize import human_datetime, human_long_date
+from kernel.models import CaseEvent
+from kernel.roles import Role, require_role
+from kernel.workflow import Reason, Refused, refusal_text, run
 
 from .models import AnnualReport, AnnualReportComment, AnnualReportStatus
 from .selectors import AnnualCounts, annual_counts
@@ -131,7 +131,7 @@ def _when(moment) -> str:
 
 
 def _record(report, actor, summary: str, *, by=CaseEvent.ActorKind.SYSTEM) -> None:
-    from cases.timeline import record_event
+    from kernel.timeline import record_event
 
     record_event(
         case=None,

@@ -14,8 +14,8 @@ from cases.documents.contracts import DocumentKind
 from cases.documents.selectors import documents_of, latest_document
 from cases.documents.services import document_verify
 from cases.exports import Column, csv_lines
-from cases.roles import CASE_READERS, CASE_WRITERS, has_role, role_required
 from cases.views.actions import action_forms, attempt, take_step
+from kernel.roles import CASE_READERS, CASE_WRITERS, has_role, role_required
 
 from . import services
 from .charts import report_charts

@@ -8,7 +8,7 @@ import django_fsm
 from django.conf import settings
 from django.db import migrations, models
 
-from cases.model_moves import move_content_types
+from kernel.model_moves import move_content_types
 
 
 class Migration(migrations.Migration):

@@ -3,8 +3,8 @@
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from cases.models import AppendOnlyError, CaseEvent
-from cases.timeline import record_event
+from kernel.models import AppendOnlyError, CaseEvent
+from kernel.timeline import record_event
 
 from .factories import CaseFactory
 

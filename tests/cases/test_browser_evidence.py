@@ -7,9 +7,9 @@ import pytest
 
 from cases.models import Report
 from cases.reports.services import report_submit
-from cases.uploads import process_image_upload
 from enforcement.models import NoticeOfViolation
 from enforcement.models.notices import NoticeStatus
+from kernel.uploads import process_image_upload
 from tests.conftest import browser_sign_in
 from tests.enforcement.conftest import (  # noqa: F401 (fixtures)
     agent,

@@ -7,9 +7,10 @@ import re
 
 import pytest
 
-from cases.models import Case, CaseEvent, CaseParty, CaseStatus, Party, Premises
+from cases.models import Case, CaseParty, CaseStatus, Party, Premises
 from enforcement.models import RequirementKind
 from enforcement.services import notices as notice_services
+from kernel.models import CaseEvent
 from tests.conftest import browser_sign_in
 
 from .factories import CaseFactory, PartyFactory, name_party

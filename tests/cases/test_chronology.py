@@ -7,9 +7,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.models import CaseEvent
 from cases.selectors import TIMELINE_RECENT
-from cases.timeline import record_event
+from kernel.models import CaseEvent
+from kernel.timeline import record_event
 
 from .factories import CaseFactory
 

@@ -1,5 +1,5 @@
 """The law in one place (issue 14): every section a user reads comes from the
-citation table (cases.Citation), by rule id; none is typed into the code."""
+citation table (kernel.Citation), by rule id; none is typed into the code."""
 
 import ast
 import re
@@ -9,10 +9,11 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from cases.citations import cite, cited, section_of
 from cases.forms import CaseDetailsForm, CloseExemptForm
-from cases.models import Case, Citation
-from cases.workflow import guard
+from cases.models import Case
+from kernel.citations import cite, cited, section_of
+from kernel.models import Citation
+from kernel.workflow import guard
 
 ROOT = Path(settings.BASE_DIR)
 APPS = ("cases", "enforcement", "inspections", "poquott_ms4")
@@ -62,7 +63,7 @@ def typed_sections() -> list[str]:
 def test_no_section_of_chapter_132_is_typed_into_the_code():
     found = typed_sections()
     assert not found, (
-        "Read sections from the citation table by rule id (cases.citations."
+        "Read sections from the citation table by rule id (kernel.citations."
         "section_of / cite, a guard's {section}, {% section %}):\n" + "\n".join(found)
     )
 

@@ -10,9 +10,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.humanize import human_date
-from cases.models import CaseEvent, Delegation
-from cases.roles import Role, acting_delegation, has_role
+from kernel.humanize import human_date
+from kernel.models import CaseEvent, Delegation
+from kernel.roles import Role, acting_delegation, has_role
 from tests.conftest import make_user
 
 from .factories import CaseFactory

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from cases.models import Report
 from cases.reports.services import report_submit
-from cases.uploads import process_image_upload
+from kernel.uploads import process_image_upload
 from tests.visible import visible_text
 
 from ..reports.helpers import category, open_case_for, upload
@@ -110,7 +110,7 @@ def test_case_page_costs_the_same_for_1_and_6_reports(smo_client, smo_user):
 def test_staff_dates_read_as_words_and_names_are_plain(smo_client, smo_user):
     import datetime as dt
 
-    from cases.humanize import human_date, human_datetime, human_time
+    from kernel.humanize import human_date, human_datetime, human_time
 
     assert human_date(dt.date(2026, 12, 3)) == "Thu, Dec 3, 2026"
     assert human_time(dt.time(14, 4)) == "2:04 PM"

@@ -4,7 +4,7 @@ statement the transitions table prints."""
 
 from types import SimpleNamespace
 
-from cases.workflow import _reason_for, guard, refusal_text
+from kernel.workflow import _reason_for, guard, refusal_text
 
 
 @guard(

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cases import services
-from cases.humanize import human_datetime
+from kernel.humanize import human_datetime
 from tests.outbox.factories import OutgoingMessageFactory
 from tests.visible import assert_human_dates
 
@@ -115,7 +115,7 @@ def test_the_words_are_djangos_formats_written_directly():
     weekday and month, in and out of daylight saving time, dates and datetimes."""
     from django.utils.dateformat import format as date_format
 
-    from cases.humanize import DATE, TIME, human_date, human_time
+    from kernel.humanize import DATE, TIME, human_date, human_time
 
     start = dt.datetime(2026, 1, 1, 0, 7, tzinfo=timezone.get_current_timezone())
     for step in range(0, 24 * 400, 5):  # every 5 hours over 400 days

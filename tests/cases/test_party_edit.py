@@ -8,9 +8,10 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from cases.models import Case, CaseEvent, CaseParty, CaseStatus, Party, Premises
+from cases.models import Case, CaseParty, CaseStatus, Party, Premises
 from enforcement.models import RequirementKind
 from enforcement.services import notices as notice_services
+from kernel.models import CaseEvent
 
 from .factories import CaseFactory, PartyFactory, name_party
 

@@ -12,7 +12,6 @@ from django.urls import reverse
 from cases import services
 from cases.models import (
     Case,
-    CaseEvent,
     CaseKind,
     CaseParty,
     CaseSource,
@@ -22,6 +21,7 @@ from cases.models import (
 )
 from enforcement.models import RequirementKind
 from enforcement.services import notices as notice_services
+from kernel.models import CaseEvent
 
 pytestmark = pytest.mark.django_db
 

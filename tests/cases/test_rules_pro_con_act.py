@@ -12,7 +12,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cases.models import (
-    CaseEvent,
     CaseKind,
     CaseParty,
     CaseStatus,
@@ -22,6 +21,7 @@ from cases.models import (
     Premises,
 )
 from cases.services import Refused, case_add_party, case_open, case_run_transition
+from kernel.models import CaseEvent
 
 from ..steps import case_confirmed
 

@@ -7,8 +7,9 @@ import pytest
 from django.urls import reverse
 
 from cases import triage
-from cases.models import Case, CaseEvent, CaseStatus, ExemptCategory, Report
-from cases.workflow import Refused
+from cases.models import Case, CaseStatus, ExemptCategory, Report
+from kernel.models import CaseEvent
+from kernel.workflow import Refused
 
 from .factories import CaseFactory, ReportFactory
 

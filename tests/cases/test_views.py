@@ -9,7 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cases import services
-from cases.models import Case, CaseEvent, CaseStatus, Report
+from cases.models import Case, CaseStatus, Report
+from kernel.models import CaseEvent
 from tests.conftest import make_user
 
 from .factories import (

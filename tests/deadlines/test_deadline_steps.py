@@ -9,8 +9,9 @@ import datetime as dt
 import pytest
 
 from cases.deadlines.services import end_deadline, meet_deadline, waive_deadline
-from cases.models import CaseEvent, Deadline
-from cases.workflow import Refused
+from cases.models import Deadline
+from kernel.models import CaseEvent
+from kernel.workflow import Refused
 
 from .conftest import deadline_on
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from cases.deadlines import ical, selectors
 from cases.models import CalendarFeedToken, Reminder
-from cases.roles import Role
+from kernel.roles import Role
 from tests.conftest import make_user
 from tests.visible import visible_text
 

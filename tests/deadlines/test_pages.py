@@ -8,9 +8,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.citations import section_of
 from cases.deadlines import services
-from cases.models import CaseEvent, Deadline, OfficeClosure, Reminder
+from cases.models import Deadline, OfficeClosure, Reminder
+from kernel.citations import section_of
+from kernel.models import CaseEvent
 
 from .conftest import deadline_on
 

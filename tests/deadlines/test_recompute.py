@@ -6,8 +6,9 @@ import datetime as dt
 import pytest
 
 from cases.deadlines import services
-from cases.models import CaseEvent, Deadline, OfficeClosure
-from cases.workflow import Refused
+from cases.models import Deadline, OfficeClosure
+from kernel.models import CaseEvent
+from kernel.workflow import Refused
 
 pytestmark = pytest.mark.django_db
 

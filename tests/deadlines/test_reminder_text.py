@@ -10,7 +10,8 @@ from django.core import mail
 
 from cases.deadlines import reminders
 from cases.deadlines.business_days import BusinessCalendar
-from cases.models import CaseEvent, Reminder
+from cases.models import Reminder
+from kernel.models import CaseEvent
 
 from .conftest import deadline_on
 

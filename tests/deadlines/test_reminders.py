@@ -14,9 +14,10 @@ from kombu.exceptions import OperationalError
 from cases import tasks
 from cases.deadlines import reminders
 from cases.deadlines.business_days import BusinessCalendar
-from cases.humanize import human_date, human_long_date, human_short_date
-from cases.models import CaseEvent, Deadline, OutgoingMessage, Reminder, StaffDigest
+from cases.models import Deadline, OutgoingMessage, Reminder, StaffDigest
 from cases.outbox import services as outbox
+from kernel.humanize import human_date, human_long_date, human_short_date
+from kernel.models import CaseEvent
 
 from .conftest import deadline_on
 

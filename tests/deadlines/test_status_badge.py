@@ -8,8 +8,8 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from cases.humanize import human_date
 from cases.models import Deadline
+from kernel.humanize import human_date
 from tests.visible import visible_text
 
 from .conftest import deadline_on

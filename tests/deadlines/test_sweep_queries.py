@@ -137,7 +137,7 @@ def test_the_days_digests_take_as_many_queries_for_six_staff_as_for_two(
     smo_user, clerk_user, settings
 ):
     from cases.models import StaffDigest
-    from cases.roles import Role
+    from kernel.roles import Role
     from tests.conftest import make_user
 
     settings.STAFF_DIGEST_HOUR = 0

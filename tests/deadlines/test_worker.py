@@ -13,7 +13,8 @@ from kombu.exceptions import OperationalError
 
 from cases import tasks
 from cases.deadlines import reminders
-from cases.models import CaseEvent, OutgoingMessage, Reminder
+from cases.models import OutgoingMessage, Reminder
+from kernel.models import CaseEvent
 
 from .conftest import deadline_on, wait_for
 

@@ -17,8 +17,9 @@ from cases.documents.contracts import DocumentKind, FactsInvalid, facts_from_jso
 from cases.documents.samples import sample_facts
 from cases.documents.selectors import appeal_deadline_for
 from cases.documents.tasks import render_document
-from cases.models import CaseEvent, DocumentFrozenError, IssuedDocument
+from cases.models import DocumentFrozenError, IssuedDocument
 from enforcement.documents.notice import sample_notice_of_violation
+from kernel.models import CaseEvent
 
 from .conftest import pdf_text
 
@@ -327,8 +328,8 @@ def _worker_modules_importable() -> bool:
     not _worker_modules_importable(), reason="cases.tasks does not import here"
 )
 def test_a_worker_renders_the_notice_issued_on_commit(celery_worker_on_redis):
-    from cases.roles import Role
     from cases.services import case_open
+    from kernel.roles import Role
     from tests.conftest import make_user
 
     smo = make_user("worker-smo", Role.SMO)

@@ -1,5 +1,5 @@
 """The words users read in the documents, reports and Open311 modules cite the
-Village Code from the citation table (cases.citations.citation("R-…")), never a
+Village Code from the citation table (kernel.citations.citation("R-…")), never a
 "§ 132-…" typed by hand (docstrings and comments may name sections)."""
 
 import ast

@@ -161,7 +161,7 @@ def test_the_notice_prints_the_offense_as_penalties_names_it(tier):
 def test_who_may_issue_a_kind_is_registered_by_the_app_that_owns_it():
     """No second role table in the pipeline (issue 30): each kind's issuers come
     with its registration; the Board's papers are its clerk's (R-APL-2, R-APL-3)."""
-    from cases.roles import Role
+    from kernel.roles import Role
 
     assert registry.issuers_of(DocumentKind.HEARING_NOTICE) == (Role.CLERK,)
     assert registry.issuers_of(DocumentKind.MEETING_AGENDA) == (Role.CLERK,)

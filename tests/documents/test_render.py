@@ -10,7 +10,6 @@ from decimal import Decimal
 import pytest
 from pypdf import PdfReader
 
-from cases.citations import citation
 from cases.documents.contracts import (
     DocumentKind,
     FactsInvalid,
@@ -28,6 +27,7 @@ from cases.documents.render import (
 )
 from cases.documents.samples import sample_facts
 from enforcement.documents.notice import Fine, Requirement, sample_notice_of_violation
+from kernel.citations import citation
 
 from .conftest import pdf_text, squash
 

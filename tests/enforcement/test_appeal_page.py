@@ -8,9 +8,9 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from cases.workflow import Refused
 from enforcement.models import Appeal, NoticeOfViolation
 from enforcement.services import appeals as appeal_services
+from kernel.workflow import Refused
 from tests.steps import confirmed
 
 pytestmark = pytest.mark.django_db

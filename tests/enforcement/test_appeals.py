@@ -6,11 +6,12 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from cases.models import CaseEvent, Deadline
+from cases.models import Deadline
 from cases.services import Refused
 from enforcement.models import AppealStatus, Decision, NoticeStatus
 from enforcement.services import appeals as svc
 from enforcement.services import notices as notice_svc
+from kernel.models import CaseEvent
 
 from .conftest import aware, schedule_hearing
 

@@ -1,5 +1,5 @@
 """Issue 26: a USPS certified-mail article number is 20 or 22 digits; spaces are
-allowed and removed (cases.input_guard.article_number_clean, the one check).
+allowed and removed (kernel.input_guard.article_number_clean, the one check).
 Every form and service that takes one uses it and stores the digits; a missing
 one is a message on the field — never the text of the database's check
 constraint (certified_mail_has_article_number and its siblings)."""
@@ -11,11 +11,6 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.input_guard import (
-    ARTICLE_NUMBER_INVALID,
-    ARTICLE_NUMBER_MISSING,
-    article_number_clean,
-)
 from enforcement.forms import (
     HearingServiceForm,
     MailingForm,
@@ -27,6 +22,11 @@ from enforcement.models import Appeal, HearingNoticeService, ServiceRecord
 from enforcement.services import appeals as appeal_svc
 from enforcement.services import notices as notice_svc
 from enforcement.services import remedies as remedy_svc
+from kernel.input_guard import (
+    ARTICLE_NUMBER_INVALID,
+    ARTICLE_NUMBER_MISSING,
+    article_number_clean,
+)
 from tests.steps import case_confirmed, confirmed
 
 from .conftest import issued_notice_of_hearing, village_day

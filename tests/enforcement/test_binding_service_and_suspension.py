@@ -12,10 +12,10 @@ from django.utils import timezone
 
 from cases.deadlines.services import compute_due
 from cases.documents.contracts import DocumentKind
-from cases.humanize import human_date
 from cases.models import Deadline
 from cases.views.actions import CONFIRM_MISSING
 from enforcement.models import AccessSuspension, ServiceRecord
+from kernel.humanize import human_date
 from tests.steps import case_confirmed, confirmed
 from tests.visible import visible_text
 

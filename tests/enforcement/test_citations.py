@@ -7,11 +7,11 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from cases.models import Citation
-from cases.workflow import Refused, reasons_not, run
 from enforcement.forms import REMEDY_STEP_FORMS, AlternativeCreateForm, NoticeForm
 from enforcement.services import notices as notice_services
 from enforcement.services.notices import case_recipients
+from kernel.models import Citation
+from kernel.workflow import Refused, reasons_not, run
 
 from .conftest import draft
 

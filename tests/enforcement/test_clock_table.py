@@ -15,10 +15,10 @@ from cases.deadlines.reminders import sweep_reminders
 from cases.deadlines.services import deadlines_for
 from cases.models import Deadline, OutgoingMessage
 from cases.services import case_run_transition
-from cases.workflow import Refused
 from enforcement.models import AppealStatus, Decision, NoticeStatus
 from enforcement.services import appeals as appeal_services
 from enforcement.services import notices as notice_services
+from kernel.workflow import Refused
 
 from .conftest import aware, draft, schedule_hearing, village_day
 

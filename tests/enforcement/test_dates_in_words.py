@@ -9,10 +9,11 @@ import re
 import pytest
 
 from cases.deadlines import services as deadline_services
-from cases.models import CaseEvent, Deadline
+from cases.models import Deadline
 from enforcement.models import ServiceRecord
 from enforcement.services import mail as mail_svc
 from enforcement.services import notices as notice_svc
+from kernel.models import CaseEvent
 
 from .conftest import aware, schedule_hearing, village_day
 

@@ -12,13 +12,13 @@ from django.urls import reverse
 
 from cases.documents.contracts import DocumentKind
 from cases.documents.services import document_render, issue_for
-from cases.workflow import Refused
 from enforcement import selectors
 from enforcement.models import Appeal, HearingNoticeService, ServiceRecord
 from enforcement.services import appeals as appeal_svc
 from enforcement.services import mail as mail_svc
 from enforcement.services import meetings as meeting_svc
 from enforcement.services import notices as notice_svc
+from kernel.workflow import Refused
 from tests.visible import visible_text
 
 from .conftest import village_day

@@ -13,11 +13,11 @@ from pypdf import PdfReader
 from cases.documents.contracts import DocumentKind, FactsInvalid
 from cases.documents.services import document_render, issue_for
 from cases.models import IssuedDocument
-from cases.workflow import Refused
 from enforcement.documents.hearing import agenda_text, hearing_notice_contract
 from enforcement.models import HearingNoticeService
 from enforcement.services import appeals as appeal_services
 from enforcement.services import meetings as meeting_services
+from kernel.workflow import Refused
 from tests.steps import confirmed
 
 from .conftest import issued_notice_of_hearing, village_day

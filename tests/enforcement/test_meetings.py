@@ -6,9 +6,9 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from cases.workflow import Refused
 from enforcement.models import BoardMeeting
 from enforcement.services import meetings as meeting_services
+from kernel.workflow import Refused
 
 from .conftest import aware, schedule_hearing, village_day
 

@@ -15,8 +15,7 @@ from django.utils import timezone
 
 from cases.documents.contracts import DocumentKind, validate_facts
 from cases.documents.services import document_render, issue_for
-from cases.models import CaseEvent, Deadline
-from cases.workflow import Refused
+from cases.models import Deadline
 from enforcement.documents import appeal_decision
 from enforcement.models import (
     Appeal,
@@ -28,6 +27,8 @@ from enforcement.models import (
 )
 from enforcement.services import appeals as svc
 from enforcement.services import notices as notice_svc
+from kernel.models import CaseEvent
+from kernel.workflow import Refused
 from tests.documents.conftest import pdf_text
 from tests.steps import confirmed
 from tests.visible import visible_text

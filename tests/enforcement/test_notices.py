@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 
-from cases.models import CaseEvent, CaseStatus, Deadline
+from cases.models import CaseStatus, Deadline
 from cases.services import Refused
 from enforcement.models import (
     NoticeFrozenError,
@@ -17,6 +17,7 @@ from enforcement.models import (
     ServiceRecord,
 )
 from enforcement.services import notices as svc
+from kernel.models import CaseEvent
 
 from .conftest import draft
 

@@ -5,7 +5,6 @@ from decimal import Decimal
 
 import pytest
 
-from cases.humanize import human_long_date
 from enforcement.models import OffenseRecord
 from enforcement.penalties import (
     PriorOffense,
@@ -15,6 +14,7 @@ from enforcement.penalties import (
     tier_for,
     tier_for_party,
 )
+from kernel.humanize import human_long_date
 
 # The explanation cites § 132-13 B from the citation table.
 pytestmark = pytest.mark.django_db

@@ -11,14 +11,14 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from cases.humanize import human_date
-from cases.input_guard import ARTICLE_NUMBER_INVALID
-from cases.models import CaseEvent
-from cases.workflow import Refused
 from enforcement import selectors
 from enforcement.models import ServiceCorrection, ServiceRecord
 from enforcement.services import mail as mail_svc
 from enforcement.services import notices as svc
+from kernel.humanize import human_date
+from kernel.input_guard import ARTICLE_NUMBER_INVALID
+from kernel.models import CaseEvent
+from kernel.workflow import Refused
 from tests.visible import visible_text
 
 pytestmark = pytest.mark.django_db

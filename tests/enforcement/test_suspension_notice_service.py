@@ -16,11 +16,11 @@ from django.utils import timezone
 
 from cases.documents.contracts import DocumentKind, FactsInvalid
 from cases.documents.services import document_render
-from cases.humanize import human_date
 from cases.models import Deadline, IssuedDocument
 from cases.services import Refused
 from enforcement.models import SuspensionStatus
 from enforcement.services import remedies as svc
+from kernel.humanize import human_date
 from tests.documents.conftest import pdf_text
 from tests.steps import confirmed
 from tests.visible import visible_text

@@ -7,7 +7,6 @@ import pytest
 from django.urls import reverse
 
 from cases.deadlines.services import deadlines_for
-from cases.models import CaseEvent
 from enforcement.models import (
     AccessSuspension,
     AccessTermination,
@@ -21,6 +20,7 @@ from enforcement.models import (
     RequirementKind,
 )
 from enforcement.services import notices as notice_services
+from kernel.models import CaseEvent
 from tests.steps import confirmed
 
 from .conftest import village_day

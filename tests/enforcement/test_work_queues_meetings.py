@@ -10,10 +10,10 @@ from django.urls import reverse
 
 from cases.documents.contracts import DocumentKind
 from cases.documents.services import document_render, issue_for
-from cases.workflow import Refused
 from enforcement.models import Appeal
 from enforcement.services import meetings as meeting_svc
 from enforcement.services.appeals import appeal_schedule_hearing
+from kernel.workflow import Refused
 from tests.visible import visible_text
 
 from .conftest import (

@@ -11,11 +11,11 @@ import pytest
 from django.urls import reverse
 
 from cases.models import Case, CaseStatus, Party, Premises
-from cases.roles import Role
 from enforcement.models import AlternativeKind, AlternativeRemedy, ServiceRecord
 from enforcement.services import appeals as appeal_svc
 from enforcement.services import notices as notice_svc
 from enforcement.services import remedies as remedy_svc
+from kernel.roles import Role
 from tests.conftest import make_user
 from tests.visible import visible_text
 

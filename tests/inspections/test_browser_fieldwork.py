@@ -15,7 +15,6 @@ import re
 import pytest
 from django.utils import timezone
 
-from cases.humanize import human_long_date
 from cases.models import CaseParty
 from cases.services import case_add_party, case_open_from_reports
 from inspections.models import (
@@ -26,6 +25,7 @@ from inspections.models import (
     WarrantApplication,
     WarrantStatus,
 )
+from kernel.humanize import human_long_date
 from tests.cases.factories import PremisesFactory, ReportFactory
 from tests.conftest import browser_sign_in
 from tests.steps import tick_confirmation

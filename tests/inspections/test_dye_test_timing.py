@@ -9,9 +9,9 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from cases.humanize import machine_value
-from cases.models import CaseEvent
 from inspections import services
+from kernel.humanize import machine_value
+from kernel.models import CaseEvent
 
 from .conftest import at
 

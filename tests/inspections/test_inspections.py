@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from PIL import Image
 
-from cases.models import CaseEvent, CaseKind, CaseSource
+from cases.models import CaseKind, CaseSource
 from cases.services import Refused, case_open
 from inspections import services
 from inspections.ical_feed import ical_events
@@ -23,6 +23,7 @@ from inspections.models import (
     Sample,
     WarrantStatus,
 )
+from kernel.models import CaseEvent
 from tests.steps import confirmed
 
 from .conftest import record
@@ -482,7 +483,7 @@ def test_inspection_on_a_case_writes_its_events_on_the_timeline(smo_user, premis
 def test_ical_events_lists_only_that_officers_scheduled_inspections(
     smo_user, premises, scheduled
 ):
-    from cases.roles import Role
+    from kernel.roles import Role
     from tests.conftest import make_user
 
     other = make_user("smo2", Role.SMO)

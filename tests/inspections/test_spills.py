@@ -6,10 +6,11 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from cases.models import Case, CaseEvent, CaseKind, CaseSource
+from cases.models import Case, CaseKind, CaseSource
 from cases.services import Refused, case_open
 from inspections import services
 from inspections.models import SpillNotification, SpillStatus
+from kernel.models import CaseEvent
 from tests.visible import visible_text
 
 from .conftest import at

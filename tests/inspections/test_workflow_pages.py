@@ -1,5 +1,5 @@
 """Field work on the workflow kernel: every step of an inspection, a warrant
-application and a spill is offered on its page (cases.workflow.actions), taken
+application and a spill is offered on its page (kernel.workflow.actions), taken
 through its step view, refused with words and the form kept; each record and
 each premises has its own chronology, with or without a case (issue 14)."""
 
@@ -10,11 +10,12 @@ from django.contrib.contenttypes.models import ContentType
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.models import CaseEvent, CaseSource
+from cases.models import CaseSource
 from cases.services import case_open
-from cases.workflow import Refused, actions
 from inspections import services
 from inspections.models import InspectionStatus, SpillStatus, WarrantStatus
+from kernel.models import CaseEvent
+from kernel.workflow import Refused, actions
 from tests.steps import confirmed
 
 from .conftest import at, record

@@ -17,10 +17,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cases.models import CaseKind
-from cases.roles import Role
 from cases.services import case_open
 from jobs import registry, services
 from jobs.models import Job
+from kernel.roles import Role
 from tests.conftest import make_user
 
 from ..exports.helpers import HOSTILE, body
@@ -337,3 +337,29 @@ def test_a_job_whose_worker_was_killed_is_handed_over_again(smo_user, handed):
     job.refresh_from_db()
     assert job.state == Job.State.QUEUED
     assert services.job_run(job.pk) is True
+
+
+def test_a_job_whose_work_a_service_refuses_fails_with_the_refusals_words(
+    smo_user, monkeypatch
+):
+    """The worker's refusal is the one refusal (kernel.workflow.Refused, issue 30):
+    a service the work calls may say no, and the staff member reads why on the
+    job's page instead of the general failure."""
+    from kernel.workflow import Refused
+
+    def run(job, out, progress):
+        raise Refused.invalid("The notice was withdrawn after you asked for it.")
+
+    monkeypatch.setitem(
+        registry._WORKS, "refused-work", registry.Work(name="refused-work", run=run)
+    )
+    job = Job.objects.create(
+        owner=smo_user,
+        kind="refused-work",
+        title="Packet",
+        expires_at=timezone.now() + dt.timedelta(days=1),
+    )
+    assert services.job_run(job.pk) is False
+    job.refresh_from_db()
+    assert job.state == Job.State.FAILED and not job.file
+    assert job.error == "The notice was withdrawn after you asked for it."

@@ -13,9 +13,9 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from pypdf import PdfReader
 
-from cases.workflow import Refused
 from enforcement.models import OffenseRecord
 from enforcement.penalties import tier_for_party
+from kernel.workflow import Refused
 from ledger import court, services
 from ledger.models import Charge, ChargeKind, ChargeStatus, CourtReferral
 from tests.jobs.worker import made_by_worker

@@ -8,7 +8,7 @@ import pytest
 
 from cases.models import CaseStatus
 from cases.services import case_run_transition
-from cases.workflow import Refused
+from kernel.workflow import Refused
 from ledger import services
 
 from .conftest import ISSUED

@@ -9,10 +9,10 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from cases.models import CaseEvent
-from cases.roles import Role
-from cases.workflow import Refused
 from enforcement.models import NoticeOfViolation
+from kernel.models import CaseEvent
+from kernel.roles import Role
+from kernel.workflow import Refused
 from ledger import services
 from ledger.models import Charge, ChargeStatus, Payment
 from tests.conftest import make_user

@@ -550,7 +550,7 @@ def test_a_report_without_a_service_code_is_listed_under_its_first_category(clie
 
 
 def test_the_911_warning_cites_the_spill_section_of_the_table(client, api_key):
-    from cases.citations import citation
+    from kernel.citations import citation
 
     response = client.post(
         "/open311/v2/requests.json",

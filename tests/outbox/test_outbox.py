@@ -14,16 +14,12 @@ from django.utils import timezone
 
 from cases import tasks
 from cases.deadlines import reminders
-from cases.models import (
-    CaseEvent,
-    OutgoingMessage,
-    Reminder,
-    Report,
-)
+from cases.models import OutgoingMessage, Reminder, Report
 from cases.outbox import services as outbox
 from cases.reports.services import report_submit
 from cases.services import case_open
-from cases.workflow import Refused
+from kernel.models import CaseEvent
+from kernel.workflow import Refused
 from tests.deadlines.conftest import deadline_on
 from tests.reports.helpers import valid_post
 

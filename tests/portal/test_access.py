@@ -8,9 +8,9 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from cases.models import CaseEvent
-from cases.workflow import Refused
 from enforcement.services import notices as notice_services
+from kernel.models import CaseEvent
+from kernel.workflow import Refused
 from portal import codes
 from portal.models import PortalAccess
 from portal.services import live_access, portal_issue, portal_revoke

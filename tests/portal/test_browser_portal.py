@@ -14,10 +14,10 @@ from pypdf import PdfReader
 from cases.documents.contracts import DocumentKind
 from cases.documents.selectors import latest_document
 from cases.documents.services import document_render
-from cases.humanize import human_date, human_datetime
 from enforcement.models import Appeal
 from enforcement.services import notices as notice_svc
 from enforcement.services.appeals import hearing_by
+from kernel.humanize import human_date, human_datetime
 from tests.conftest import browser_sign_in
 from tests.enforcement.conftest import draft
 from tests.enforcement.test_browser_remedies import confirmed_case

@@ -16,10 +16,10 @@ from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
 
-from cases.models import CaseEvent
-from cases.timeline import record_event
 from enforcement.models import Appeal
 from enforcement.services import appeals as appeal_services
+from kernel.models import CaseEvent
+from kernel.timeline import record_event
 from tests.jobs.worker import made_by_worker
 from tests.visible import visible_text
 

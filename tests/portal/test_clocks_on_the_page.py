@@ -9,11 +9,11 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from cases.humanize import human_date
 from cases.models import Deadline
 from cases.services import case_run_transition
 from enforcement.models import Decision
 from enforcement.services import appeals as appeal_services
+from kernel.humanize import human_date
 from tests.enforcement.conftest import aware, schedule_hearing, village_day
 from tests.visible import visible_text
 

@@ -10,7 +10,8 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from cases.deadlines.reminders import sweep_reminders
-from cases.models import CaseEvent, Party, Reminder
+from cases.models import Party, Reminder
+from kernel.models import CaseEvent
 from portal.models import ContactChangeRequest
 from portal.services import live_access
 from tests.visible import visible_text

@@ -1,14 +1,14 @@
 """One rule for photos' originals (with their GPS and camera data): a resident's
 report photo and a respondent's proof photo alike are the SMO's only
-(cases.roles.may_read_originals); the clerk reads the copies without metadata."""
+(kernel.roles.may_read_originals); the clerk reads the copies without metadata."""
 
 import pytest
 from django.urls import reverse
 
 from cases.models import Report
 from cases.reports.services import report_submit
-from cases.roles import Role, may_read_originals
-from cases.uploads import process_image_upload
+from kernel.roles import Role, may_read_originals
+from kernel.uploads import process_image_upload
 from portal.models import CorrectionSubmission
 
 from ..reports.helpers import category, png_bytes, upload

@@ -14,8 +14,9 @@ from django.urls import reverse
 from django.utils import timezone
 from PIL import Image
 
-from cases.models import CaseEvent, Deadline
+from cases.models import Deadline
 from enforcement.models import NoticeStatus
+from kernel.models import CaseEvent
 from portal.models import CorrectionSubmission
 from portal.services import portal_issue
 from tests.visible import visible_text

@@ -8,9 +8,10 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from cases.models import CaseEvent, Party
-from cases.workflow import Refused
+from cases.models import Party
 from enforcement.models import NoticeStatus
+from kernel.models import CaseEvent
+from kernel.workflow import Refused
 from portal.corrections import correction_accept, correction_reject
 from portal.models import ContactChangeRequest, CorrectionSubmission
 from portal.services import contact_request_confirm, contact_request_decline

@@ -10,7 +10,7 @@ from django.urls import reverse
 from PIL import Image
 
 from cases.models import Report, ReportPhoto
-from cases.uploads import MAX_FILE_BYTES
+from kernel.uploads import MAX_FILE_BYTES
 from tests.outbox.helpers import deliver_queued
 
 from .helpers import (

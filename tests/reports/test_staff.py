@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from cases.models import Report, ReportPhoto
 from cases.reports.services import report_submit
-from cases.uploads import process_image_upload
+from kernel.uploads import process_image_upload
 from tests.api_keys import known_key
 
 from .helpers import HTML_TRAILER, category, png_bytes, upload, valid_post

@@ -1,4 +1,4 @@
-"""Uploaded photos (cases.uploads) against what was found by probing: a small
+"""Uploaded photos (kernel.uploads) against what was found by probing: a small
 file of huge dimensions is refused from its header, before a pixel is decoded;
 no comment or text chunk reaches the display copy; a truncated photo is refused
 even with WeasyPrint's process-wide LOAD_TRUNCATED_IMAGES on."""
@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from PIL import Image, ImageFile, PngImagePlugin
 
 from cases.models import Report, ReportPhoto
-from cases.uploads import (
+from kernel.uploads import (
     DISPLAY_MAX_SIDE,
     MAX_PIXELS,
     MAX_PIXELS_FULL_DECODE,

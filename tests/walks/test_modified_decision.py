@@ -15,8 +15,8 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from cases.deadlines.services import compute_due
-from cases.humanize import human_date
 from enforcement.models import Appeal, NoticeOfViolation
+from kernel.humanize import human_date
 from tests.conftest import browser_sign_in
 from tests.steps import tick_confirmation
 from tests.walks.test_notice_and_appeal import (

@@ -10,8 +10,9 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from cases.models import Case, CaseEvent, CaseParty, CaseStatus, Party, Premises
+from cases.models import Case, CaseParty, CaseStatus, Party, Premises
 from enforcement.models import Appeal, NoticeOfViolation
+from kernel.models import CaseEvent
 from tests.conftest import browser_sign_in
 from tests.steps import tick_confirmation
 

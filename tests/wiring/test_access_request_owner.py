@@ -16,11 +16,12 @@ from django.urls import reverse
 from cases.documents.contracts import DocumentKind
 from cases.documents.selectors import documents_of
 from cases.documents.services import document_render
-from cases.models import CaseEvent, CaseParty
+from cases.models import CaseParty
 from enforcement.models import CorrectiveAction
 from enforcement.services import notices as notice_svc
 from enforcement.services import remedies as remedy_svc
 from enforcement.services.flow import Refused
+from kernel.models import CaseEvent
 from portal.services import live_access, portal_issue
 from tests.documents.conftest import pdf_text
 from tests.enforcement.conftest import draft

@@ -25,11 +25,11 @@ from cases.deadlines.services import deadlines_for
 from cases.documents.contracts import DocumentKind
 from cases.documents.selectors import documents_of
 from cases.documents.services import document_render, issue_for
-from cases.humanize import human_long_date
 from enforcement.models import Decision
 from enforcement.selectors import continued_violation_for
 from enforcement.services import appeals as appeal_svc
 from enforcement.services import notices as notice_svc
+from kernel.humanize import human_long_date
 from tests.documents.conftest import pdf_text
 from tests.enforcement.conftest import aware, schedule_hearing, village_day
 from tests.visible import visible_text

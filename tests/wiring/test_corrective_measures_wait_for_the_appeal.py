@@ -21,7 +21,6 @@ import pytest
 from django.urls import reverse
 
 from cases.deadlines.services import open_deadline_for
-from cases.workflow import Refused
 from enforcement.models import (
     CorrectiveAction,
     NoticeOfViolation,
@@ -31,6 +30,7 @@ from enforcement.models import (
 from enforcement.services import appeals as appeal_svc
 from enforcement.services import notices as notice_svc
 from enforcement.services import remedies as remedy_svc
+from kernel.workflow import Refused
 from tests.enforcement.conftest import draft, village_day
 from tests.steps import confirmed
 from tests.visible import visible_text

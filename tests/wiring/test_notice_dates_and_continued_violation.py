@@ -22,11 +22,11 @@ from cases.deadlines.services import open_deadline_for
 from cases.documents.contracts import DocumentKind
 from cases.documents.selectors import documents_of
 from cases.documents.services import document_render
-from cases.humanize import human_date
 from enforcement.documents.notice import Requirement
 from enforcement.models import NoticeRequirement, RequirementKind
 from enforcement.selectors import continued_violation_for
 from enforcement.services import notices as svc
+from kernel.humanize import human_date
 from tests.documents.conftest import pdf_text, squash
 from tests.enforcement.conftest import FINE, draft
 from tests.steps import confirmed

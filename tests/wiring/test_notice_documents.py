@@ -283,7 +283,7 @@ def test_an_issued_notice_relies_on_the_prohibition_the_case_records(
 ):
     """Issued through the services from a real case (no violation_rule_ids on
     it): the PDF's "Sections relied on" names the prohibition of its kind."""
-    from cases.citations import citation
+    from kernel.citations import citation
     from tests.documents.conftest import squash
 
     assert not hasattr(confirmed_case, "violation_rule_ids")

@@ -106,7 +106,7 @@ def transitions_markdown() -> str:
         "Generated from the models by `manage.py transitions_doc` (`make docs`); "
         "do not edit by hand.",
         "",
-        "Every step runs through `cases.workflow.run`. A guard marked *form* is "
+        "Every step runs through `kernel.workflow.run`. A guard marked *form* is "
         "supplied by the step's own form and checked on submit; one marked *first* "
         "must be satisfied before the step is offered (the button is shown disabled "
         "with its words and, where there is one, a link).",

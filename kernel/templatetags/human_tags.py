@@ -83,5 +83,5 @@ def rule_link(rule_id: str):
 
 @register.filter
 def money(value) -> str:
-    """ "$1,234.50" (cases.humanize.money)."""
+    """ "$1,234.50" (kernel.humanize.money)."""
     return humanize.money(value)

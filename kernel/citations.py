@@ -1,4 +1,4 @@
-"""Reading the one citation table (cases.Citation).
+"""Reading the one citation table (kernel.Citation).
 
 `citation(rule_id)` is the row (raises UnknownCitation); `section_of(rule_id)` is
 its section for a message or a page, the rule id itself when the row is missing;

@@ -1,6 +1,6 @@
 """The SMO's written delegations (§ 132-5, R-ADM-1): recording one and ending
 one early. Each write is one transaction with its chronology entry (the
-delegation as its subject). Who: the SMO in person (cases.roles.may_delegate),
+delegation as its subject). Who: the SMO in person (kernel.roles.may_delegate),
 never a delegate acting for the SMO."""
 
 import datetime as dt

@@ -2,7 +2,7 @@
 
 Django's ModelBackend reads the signed-in user on every request, then the roles
 need a second query (the user's groups). This backend reads both in one: an
-EXISTS per role beside the user's columns, kept where `cases.roles` looks first.
+EXISTS per role beside the user's columns, kept where `kernel.roles` looks first.
 Everything else (passwords, permissions, inactive users) is ModelBackend's.
 
 The query is written out once (`_user_with_roles_sql`) rather than built by the

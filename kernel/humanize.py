@@ -8,7 +8,7 @@
 Every chronology summary, validation error, flash message and e-mail a person
 reads writes its dates with these. ISO stays for machines only: CSV, iCal's
 DTSTART, JSON, ``<time datetime=…>`` (machine_value). The long form's one
-writer is the pure ``cases.deadlines.business_days.long_date`` (the deadline
+writer is the pure ``kernel.dates.long_date`` (the deadline
 engine cannot import Django); letters and PDFs keep their own date style."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import datetime as dt
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
 
-from .deadlines.business_days import long_date
+from .dates import long_date
 
 DATE = "D, M j, Y"
 SHORT_DATE = "M j, Y"  # in a table or a subject line: "Mar 16, 2026"

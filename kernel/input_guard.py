@@ -15,10 +15,10 @@ article_number_clean is the one check of a USPS certified-mail article number,
 wherever one is typed (a notice's service, a notice of hearing's sending, the
 mailing of the Board's decision, a suspension's notice of reasons)."""
 
+from collections.abc import Callable
+
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse, JsonResponse
-
-from .open311.serializers import error as open311_error
 
 NOT_ALLOWED = "The request contains a character that is not allowed."
 NUL = "\x00"
@@ -84,12 +84,28 @@ def _has_nul(request) -> bool:
     )
 
 
+# How an interface with its own error format answers the refusal: (path prefix,
+# answer(request, message) -> response), filled by the app that owns the
+# interface in its AppConfig.ready() (Open311's JSON and XML errors: cases).
+_ANSWERS: list[tuple[str, Callable[[object, str], HttpResponse | None]]] = []
+
+
+def register_refusal_answer(
+    prefix: str, answer: Callable[[object, str], HttpResponse | None]
+) -> None:
+    """Requests under `prefix` get `answer(request, NOT_ALLOWED)` (None: the
+    plain answer). Registering the same pair twice keeps one."""
+    if (prefix, answer) not in _ANSWERS:
+        _ANSWERS.append((prefix, answer))
+
+
 def _refusal(request) -> HttpResponse:
     path = request.path
-    if path.startswith("/open311/") and path.endswith((".json", ".xml")):
-        return open311_error(
-            "xml" if path.endswith(".xml") else "json", 400, NOT_ALLOWED
-        )
+    for prefix, answer in _ANSWERS:
+        if path.startswith(prefix):
+            response = answer(request, NOT_ALLOWED)
+            if response is not None:
+                return response
     if path.startswith("/api/"):
         return JsonResponse({"error": NOT_ALLOWED}, status=400)
     return HttpResponse(

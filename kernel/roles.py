@@ -33,12 +33,14 @@ ORIGINAL_READERS = (Role.SMO,)
 # "view" = view only; "all" = add, change, view (never delete: records are kept).
 ROLE_MODEL_PERMISSIONS = {
     Role.SMO: {
+        "kernel": "all",
         "cases": "all",
         "inspections": "all",
         "enforcement": "all",
         "ledger": "all",
     },
     Role.CLERK: {
+        "kernel": "view",
         "cases": "view",
         "inspections": "view",
         "enforcement": "view",
@@ -63,7 +65,7 @@ def _group_roles(user) -> frozenset[str]:
 
 
 def remember_group_roles(user, roles: frozenset) -> None:
-    """Keep the roles read with the user (cases.role_backend) for _group_roles."""
+    """Keep the roles read with the user (kernel.role_backend) for _group_roles."""
     user._ms4_group_roles = roles
 
 
@@ -116,7 +118,7 @@ def has_role(user, *roles: Role) -> bool:
 
 
 def require_role(actor, *roles: Role, doing: str = "do that") -> None:
-    """Services' role check: raise the one refusal (cases.workflow.Refused) when
+    """Services' role check: raise the one refusal (kernel.workflow.Refused) when
     `actor` holds none of `roles`."""
     if not has_role(actor, *roles):
         from .workflow import Refused

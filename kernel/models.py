@@ -1,4 +1,10 @@
-"""The case timeline: an append-only chronology of everything that happened."""
+"""The kernel's records: the chronology every app writes (CaseEvent, append-only),
+the SMO's written delegations (Delegation) and the one citation table (Citation).
+
+Their tables keep the names they had under `cases` (`Meta.db_table`): they moved
+here with their rows (cases 0039, kernel 0001; issue 30). They name the records
+they belong to by app label ("cases.Case"), never by import: the kernel imports
+nothing of ours."""
 
 from django.conf import settings
 from django.contrib.contenttypes.fields import GenericForeignKey
@@ -6,7 +12,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.utils import timezone
 
-from ..humanize import human_datetime
+from .humanize import human_date, human_datetime, human_short_date
 
 
 class AppendOnlyError(Exception):
@@ -50,7 +56,7 @@ class CaseEvent(models.Model):
     their own page, a member of the public or the system did it; `by_words`
     names them, and every page and document that prints an event uses it.
 
-    Written by `cases.timeline.record_event` in the same transaction as the change
+    Written by `kernel.timeline.record_event` in the same transaction as the change
     it records. Never updated, never deleted (the model refuses, and on PostgreSQL
     a trigger refuses too)."""
 
@@ -125,7 +131,7 @@ class CaseEvent(models.Model):
         default=False, help_text="Shown to the resident on the public status page."
     )
     delegation = models.ForeignKey(
-        "cases.Delegation",
+        "kernel.Delegation",
         null=True,
         blank=True,
         on_delete=models.PROTECT,
@@ -141,6 +147,7 @@ class CaseEvent(models.Model):
     objects = CaseEventQuerySet.as_manager()
 
     class Meta:
+        db_table = "cases_caseevent"
         ordering = ["at", "id"]
         indexes = [
             models.Index(fields=["case", "at"]),
@@ -179,3 +186,96 @@ class CaseEvent(models.Model):
         if self.actor_id is not None:
             staff_name = self.actor.get_full_name() or self.actor.get_username()
         return actor_words(self.actor_kind, self.kind, staff_name)
+
+
+class Delegation(models.Model):
+    """A written delegation of the SMO's powers (§ 132-5, R-ADM-1): who, which
+    powers, from when to when, the instrument, granted by whom. While in force,
+    its delegate acts as the SMO (kernel.roles.acting_delegation), and every
+    chronology entry of theirs says so. Ended early: `ends_on` moved to the day
+    it ends, with who ended it and when."""
+
+    class State(models.TextChoices):
+        CURRENT = "current", "In force"
+        FUTURE = "future", "Not yet in force"
+        ENDED = "ended", "Ended"
+
+    delegate = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="delegations"
+    )
+    powers = models.TextField(help_text="Which powers or duties are delegated.")
+    starts_on = models.DateField()
+    ends_on = models.DateField(null=True, blank=True)
+    instrument = models.CharField(
+        max_length=200,
+        help_text="The written instrument (letter, resolution) and its date.",
+    )
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Who ended the delegation before its end date.",
+    )
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "cases_delegation"
+        ordering = ["-starts_on"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_on__isnull=True)
+                | models.Q(ends_on__gte=models.F("starts_on")),
+                name="delegation_ends_on_or_after_its_start",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.delegate} from {human_short_date(self.starts_on)}"
+
+    @classmethod
+    def in_force(cls, day):
+        """The delegations in force on `day`."""
+        return cls.objects.filter(starts_on__lte=day).filter(
+            models.Q(ends_on__isnull=True) | models.Q(ends_on__gte=day)
+        )
+
+    def in_force_on(self, day) -> bool:
+        return self.starts_on <= day and (self.ends_on is None or day <= self.ends_on)
+
+    def state_on(self, day) -> str:
+        if self.in_force_on(day):
+            return self.State.CURRENT
+        return self.State.FUTURE if day < self.starts_on else self.State.ENDED
+
+    def acting_words(self) -> str:
+        """How the chronology says an act was done under this delegation."""
+        return (
+            f"acting for the SMO under the delegation of "
+            f"{human_date(self.starts_on)} ({self.instrument})"
+        )
+
+
+class Citation(models.Model):
+    """The one citation table: a rule id of RULES.md, its section, and the words
+    printed on notices. Templates and messages read citations from here."""
+
+    rule_id = models.CharField(max_length=16, unique=True)
+    section = models.CharField(max_length=40, help_text="e.g. § 132-14")
+    heading = models.CharField(max_length=200)
+    summary = models.TextField(help_text="The rule in plain words.")
+    notice_text = models.TextField(
+        blank=True, help_text="The wording printed on notices that rely on this rule."
+    )
+
+    class Meta:
+        db_table = "cases_citation"
+        ordering = ["rule_id"]
+
+    def __str__(self):
+        return f"{self.rule_id} ({self.section})"

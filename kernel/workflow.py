@@ -2,7 +2,7 @@
 
 Every state machine (cases, field work, enforcement) is a django-fsm `status`
 field whose transitions carry:
-- `permission=` a role predicate from `cases.roles`;
+- `permission=` a role predicate from `kernel.roles`;
 - `conditions=[...]`, each decorated with `guard` so it says, in words a user
   understands, why the step cannot be taken yet — and whether the step's own form
   supplies what it checks (`form=True`, checked on submit and answered with the
@@ -26,7 +26,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.core.exceptions import (
+    NON_FIELD_ERRORS,
+    ImproperlyConfigured,
+    ValidationError,
+)
 from django.db import transaction
 from django_fsm import ConcurrentTransition, TransitionNotAllowed
 
@@ -73,8 +77,9 @@ class Refused(ValidationError):
     ValidationError, so forms and model validation take it as their own
     (`message_dict`, `messages`).
 
-    Not a refusal of a person's request, so not this: the worker's JobRefused,
-    the outbox's MessageNotNeeded, a backup's BackupError, Open311's wire-format
+    The worker's JobRefused is one too (a job's work that cannot be done says so
+    in a sentence the staff member reads on the job's page). Not a refusal of a
+    person's request, so not this: the outbox's MessageNotNeeded, a backup's BackupError, Open311's wire-format
     errors."""
 
     def __init__(
@@ -311,11 +316,12 @@ def actions(instance, user, *, field_name: str = "status") -> list[Action]:
 
 
 def chronology_links(instance):
-    """(case, premises) a record's chronology entries belong to."""
-    from .models import Case
-
-    if isinstance(instance, Case):
-        return instance, instance.premises
+    """(case, premises) a record's chronology entries belong to: what the record
+    says itself (`chronology_links()`, the case: itself and its premises), else
+    its `case` and `premises`, the case's premises when it names none."""
+    own = getattr(instance, "chronology_links", None)
+    if own is not None:
+        return own()
     case = getattr(instance, "case", None)
     premises = getattr(instance, "premises", None)
     if premises is None and case is not None:
@@ -386,13 +392,11 @@ def run(
     5. write one chronology event (on the record's case and premises, with the
        record as its subject; `summary(label, from_label, to_label)` words it,
        `rule_id` overrides the step's own), apply the clock table's row for the
-       step (`cases.clocks`: the deadlines it starts, meets, replaces and ends),
+       step (`cases.clocks`, registered with `register_step_hook`: the deadlines it starts, meets, replaces and ends),
        then `after(locked)` in the same transaction (other workflows);
     6. schedule each of `effects(locked)` after commit (mail, render, reminders).
 
     Returns the saved copy. Nothing is saved when it raises."""
-    from .clocks import apply as apply_clocks
-
     try:
         with transaction.atomic():
             locked = lock(
@@ -434,7 +438,7 @@ def run(
                 public=public,
             )
             # What the step does to the legal clocks: the clock table's row.
-            apply_clocks(locked, name, actor=actor)
+            _apply_step_hooks(locked, name, actor=actor)
             if after is not None:
                 after(locked)
             for effect in effects:
@@ -523,8 +527,6 @@ def fire_locked(
     except TransitionNotAllowed as exc:
         raise Refused(str(exc)) from exc
     locked.save()
-    from .clocks import apply as apply_clocks
-
     if event:
         _record_step(
             locked,
@@ -540,8 +542,33 @@ def fire_locked(
             rule_id=rule_id,
             public=False,
         )
-    apply_clocks(locked, name, actor=actor)
+    _apply_step_hooks(locked, name, actor=actor)
     return locked
+
+
+# What a step means beyond its own record, run in the step's transaction right
+# after its chronology entry: the clock table (cases.clocks.apply: the deadlines a
+# step starts, meets, replaces and ends) registers here in cases' AppConfig.ready().
+_STEP_HOOKS: list[Callable] = []
+
+
+def register_step_hook(hook: Callable) -> None:
+    """`hook(record, step_name, actor=...)` runs after every step (`run`, the
+    system's `fire_locked`). Registering the same hook twice keeps one."""
+    if hook not in _STEP_HOOKS:
+        _STEP_HOOKS.append(hook)
+
+
+def _apply_step_hooks(locked, name, *, actor) -> None:
+    if not _STEP_HOOKS:
+        # A step that skipped the clock table would leave a deadline running
+        # (or none started): never silently.
+        raise ImproperlyConfigured(
+            "No step hook is registered (cases' AppConfig.ready registers the "
+            "clock table)."
+        )
+    for hook in _STEP_HOOKS:
+        hook(locked, name, actor=actor)
 
 
 def _bind(effect, locked):
