@@ -183,7 +183,7 @@ def measure_sweep(runs: int = 3):
 def measure_notice(runs: int = 7):
     from weasyprint import HTML
 
-    from cases.documents.render import BASE_URL, StaticOnlyFetcher, render
+    from documents.render import BASE_URL, StaticOnlyFetcher, render
     from enforcement.documents.notice import sample_notice_of_violation
 
     facts = sample_notice_of_violation()

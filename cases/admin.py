@@ -125,7 +125,6 @@ class ExemptCategoryAdmin(admin.ModelAdmin):
 # Other areas register their models in cases/admin_<area>.py.
 from . import (  # noqa: E402, F401
     admin_deadlines,
-    admin_documents,
     admin_outbox,
     admin_reports,
 )

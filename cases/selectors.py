@@ -64,7 +64,9 @@ def register_panel_records(sets: Callable[[Case], dict[str, QuerySet]]) -> None:
 
 def own_panel_records(case: Case) -> dict[str, QuerySet]:
     """This app's optional records on the case page."""
-    from .models import IssuedDocument, Reminder, ReportPhoto
+    from documents.models import IssuedDocument
+
+    from .models import Reminder, ReportPhoto
 
     return {
         "reports": case.reports.all(),

@@ -5,7 +5,7 @@ class EnforcementConfig(AppConfig):
     name = "enforcement"
 
     def ready(self):
-        # Register the document builders (cases.documents.registry) of notices,
+        # Register the document builders (documents.registry) of notices,
         # appeals, corrective measures, suspensions and terminations.
         # The lists' exports the worker makes in the background (jobs.registry).
         # The case's appeal guard asks this on the case page (cases.page_reads).

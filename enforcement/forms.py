@@ -560,8 +560,8 @@ class SuspensionNoticeForm(ArticleNumberMixin, _SuspensionNoticeBase):
     @staticmethod
     def initial_from(suspension) -> dict:
         """Once its document is issued, the form offers the date it was issued."""
-        from cases.documents.contracts import DocumentKind
-        from cases.documents.selectors import latest_document
+        from documents.contracts import DocumentKind
+        from documents.selectors import latest_document
 
         document = latest_document(suspension, DocumentKind.EMERGENCY_SUSPENSION)
         if document is None:

@@ -15,16 +15,11 @@ from pypdf import PdfReader
 from pypdf.errors import PdfReadError
 
 from cases.deadlines.services import office_calendar
-from cases.documents.contracts import DocumentKind
-from cases.documents.packets import (
-    Part,
-    bind,
-    packet_work,
-    page_part,
-    stored_pdf,
-)
-from cases.documents.selectors import latest_document
-from cases.models import Deadline, IssuedDocument
+from cases.models import Deadline
+from documents.contracts import DocumentKind
+from documents.models import IssuedDocument
+from documents.packets import Part, bind, packet_work, page_part, stored_pdf
+from documents.selectors import latest_document
 
 from .views.common import APPEAL_RECORDERS
 

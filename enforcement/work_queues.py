@@ -74,8 +74,8 @@ def _attach_hearing_notices(appeals) -> None:
     from django.contrib.contenttypes.models import ContentType
     from django.db.models import Prefetch
 
-    from cases.documents.contracts import DocumentKind
-    from cases.models import IssuedDocument
+    from documents.contracts import DocumentKind
+    from documents.models import IssuedDocument
 
     if not appeals:
         return

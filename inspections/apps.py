@@ -6,7 +6,7 @@ class InspectionsConfig(AppConfig):
 
     def ready(self):
         # Register the document builders of inspection reports and warrant
-        # application cover sheets (cases.documents.registry).
+        # application cover sheets (documents.registry).
         # The lists' exports the worker makes in the background (jobs.registry).
         # The case page asks in one query which of its panels have records.
         # A case's exemption relies on an SMO written approval in force (R-PRO-3).

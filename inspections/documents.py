@@ -2,8 +2,8 @@
 inspection report (R-ACC-1, R-ACC-3) and of a warrant application's cover sheet
 (R-ACC-4) with their legal checks, the builders that make them from an
 inspection or a warrant application, and sample facts; registered with the one
-registry of cases.documents (cases.documents.registry) by InspectionsConfig.ready().
-Issued through cases.documents.services.issue_for."""
+registry of documents (documents.registry) by InspectionsConfig.ready().
+Issued through documents.services.issue_for."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import ClassVar
 from django.db import models
 from django.utils import timezone
 
-from cases.documents.contracts import (
+from documents.contracts import (
     DocumentFacts,
     DocumentKind,
     FactsInvalid,
@@ -23,13 +23,8 @@ from cases.documents.contracts import (
     blank,
     village_contact,
 )
-from cases.documents.registry import register
-from cases.documents.samples import (
-    SAMPLE_PREMISES,
-    SAMPLE_SMO,
-    sample_common,
-    sample_moment,
-)
+from documents.registry import register
+from documents.samples import SAMPLE_PREMISES, SAMPLE_SMO, sample_common, sample_moment
 from kernel.humanize import human_long_date
 
 SMO_TITLE = "Stormwater Management Officer"

@@ -34,6 +34,7 @@ ORIGINAL_READERS = (Role.SMO,)
 ROLE_MODEL_PERMISSIONS = {
     Role.SMO: {
         "kernel": "all",
+        "documents": "all",
         "cases": "all",
         "inspections": "all",
         "enforcement": "all",
@@ -41,6 +42,7 @@ ROLE_MODEL_PERMISSIONS = {
     },
     Role.CLERK: {
         "kernel": "view",
+        "documents": "view",
         "cases": "view",
         "inspections": "view",
         "enforcement": "view",

@@ -1,5 +1,5 @@
 """The receipt of a payment (issue 27), a document of the pipeline
-(cases.documents), registered by LedgerConfig.ready()."""
+(documents), registered by LedgerConfig.ready()."""
 
 import datetime as dt
 from dataclasses import dataclass
@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from django.utils import timezone
 
-from cases.documents.contracts import (
+from documents.contracts import (
     DocumentFacts,
     DocumentKind,
     Recipient,
@@ -17,7 +17,7 @@ from cases.documents.contracts import (
     how_to_pay,
     village_contact,
 )
-from cases.documents.registry import register
+from documents.registry import register
 from kernel.humanize import money
 
 RECEIVED_BY = "for the Incorporated Village of Poquott"

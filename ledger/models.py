@@ -219,6 +219,16 @@ class Charge(models.Model):
     def get_status_display(self) -> str:
         return ChargeStatus(self.status).label
 
+    @property
+    def takes_payments(self) -> bool:
+        """Still owed, so a payment may be recorded: unpaid, partly paid, or
+        referred to the Justice Court (a payment can still come in)."""
+        return self.status in (
+            ChargeStatus.UNPAID,
+            ChargeStatus.PARTLY_PAID,
+            ChargeStatus.REFERRED,
+        )
+
     def is_past_due(self, today=None) -> bool:
         today = today or timezone.localdate()
         if self.notice is not None and self.notice.pending_appeal() is not None:

@@ -8,9 +8,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cases import exports
-from cases.documents.contracts import DocumentKind
-from cases.documents.selectors import latest_document
 from cases.views.actions import attempt, confirmed_form_class
+from documents.contracts import DocumentKind
+from documents.selectors import latest_document
 from kernel.humanize import money
 from kernel.roles import CASE_READERS, Role, has_role, role_required
 
@@ -53,7 +53,7 @@ def _charge_page(
             form.payment = p
         p.receipt = latest_document(p, DocumentKind.PAYMENT_RECEIPT)
         payments.append((p, form))
-    open_balance = charge.status in ("unpaid", "partly_paid", "referred")
+    open_balance = charge.takes_payments
     context = {
         "charge": charge,
         "case": charge.case,

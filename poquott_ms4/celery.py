@@ -10,7 +10,7 @@ app = Celery("poquott_ms4")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # Task modules inside app sub-packages.
-app.autodiscover_tasks(["cases.documents"])
+app.autodiscover_tasks(["documents"])
 
 
 @app.task(name="poquott_ms4.heartbeat", acks_late=True)

@@ -12,8 +12,8 @@ class PortalConfig(AppConfig):
 
     def ready(self):
         from cases.deadlines import reminders
-        from cases.documents import registry
         from cases.selectors import register_panel_records
+        from documents import registry
 
         from . import documents, selectors, services
 

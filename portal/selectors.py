@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cases.documents import registry
-from cases.models import CLOSED_WITHOUT_DUTY, Deadline, IssuedDocument
+from cases.models import CLOSED_WITHOUT_DUTY, Deadline
+from documents import registry
+from documents.models import IssuedDocument
 from kernel.citations import cited
 
 

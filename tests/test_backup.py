@@ -48,8 +48,9 @@ import io
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
-from cases.documents.services import document_render
-from cases.models import Case, IssuedDocument, PollutantCategory, Report
+from documents.services import document_render
+from cases.models import Case, PollutantCategory, Report
+from documents.models import IssuedDocument
 from cases.reports.services import report_submit
 from cases.services import attachment_add
 from kernel.uploads import process_image_upload
@@ -81,7 +82,7 @@ import hashlib, json
 from pathlib import Path
 from django.apps import apps
 from django.conf import settings
-from cases.models import IssuedDocument
+from documents.models import IssuedDocument
 
 counts = {m._meta.label: m._default_manager.count() for m in apps.get_models()}
 documents = []
@@ -303,7 +304,7 @@ def test_backup_writes_one_archive_with_database_media_and_manifest(source):
     assert re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$", manifest["created_at"])
     assert (
         manifest["row_counts"]["cases_issueddocument"]
-        == (before["counts"]["cases.IssuedDocument"])
+        == (before["counts"]["documents.IssuedDocument"])
     )
 
 
@@ -382,7 +383,7 @@ def test_a_document_that_differs_from_its_stored_hash_fails_the_verification(
     assert completed.returncode == 2, completed.stderr
     assert "issued documents: " in completed.stdout
     assert "1 mismatched, 0 missing" in completed.stdout
-    assert "mismatched: cases.IssuedDocument" in completed.stdout
+    assert "mismatched: documents.IssuedDocument" in completed.stdout
     assert "do not use this copy" in completed.stderr
 
 

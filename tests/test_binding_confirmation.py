@@ -16,8 +16,9 @@ from django.utils import timezone
 
 from cases.confirmations import BUILDERS, confirm_text
 from cases.deadlines.services import compute_due
-from cases.documents.contracts import DocumentKind
-from cases.models import Case, CaseStatus, IssuedDocument, Premises
+from cases.models import Case, CaseStatus, Premises
+from documents.contracts import DocumentKind
+from documents.models import IssuedDocument
 from enforcement.models import (
     AlternativeKind,
     AlternativeRemedy,
@@ -183,10 +184,10 @@ def test_a_drafts_preview_is_marked_draft_on_every_page_and_the_issued_html_not(
 
     from pypdf import PdfReader
 
-    from cases.documents.contracts import DocumentKind
-    from cases.documents.registry import sample_facts
-    from cases.documents.render import render_html, render_pdf
-    from cases.documents.services import document_preview
+    from documents.contracts import DocumentKind
+    from documents.registry import sample_facts
+    from documents.render import render_html, render_pdf
+    from documents.services import document_preview
 
     kind = DocumentKind.NOTICE_OF_VIOLATION
     preview = document_preview(kind, sample_facts(kind))
@@ -198,7 +199,7 @@ def test_a_drafts_preview_is_marked_draft_on_every_page_and_the_issued_html_not(
 
 
 def test_the_draft_preview_page_says_draft(client_as):
-    from cases.documents.contracts import DocumentKind
+    from documents.contracts import DocumentKind
 
     html = (
         client_as("smo")

@@ -12,8 +12,9 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from cases.documents.tasks import render_document
-from cases.models import Case, IssuedDocument, Report
+from cases.models import Case, Report
+from documents.models import IssuedDocument
+from documents.tasks import render_document
 from enforcement import demo as enforcement_demo
 from enforcement.services import remedies
 from tests.conftest import browser_sign_in

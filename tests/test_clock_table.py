@@ -11,9 +11,9 @@ from django.apps import apps
 
 from cases.clocks import TABLE, End, Meet, Replace, Start, sentences
 from kernel.workflow import transitions_of
+from tests.project import APPS
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ["cases", "enforcement", "inspections"]
 CALL = re.compile(
     r"\b(open_deadline|meet_deadline|waive_deadline|end_deadline|replace_deadline)\("
 )

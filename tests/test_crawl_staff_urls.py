@@ -47,9 +47,6 @@ from pypdf import PdfWriter
 from cases import services as case_services
 from cases.deadlines import ical
 from cases.deadlines.services import add_office_closure
-from cases.documents.contracts import DocumentKind
-from cases.documents.registry import document_type, registered_kinds
-from cases.documents.tasks import render_document
 from cases.forms import TRANSITION_FORMS
 from cases.models import (
     Attachment,
@@ -58,7 +55,6 @@ from cases.models import (
     CaseParty,
     CaseStatus,
     Deadline,
-    IssuedDocument,
     OfficeClosure,
     Outfall,
     OutgoingMessage,
@@ -69,6 +65,10 @@ from cases.models import (
     ReportPhoto,
 )
 from cases.reports.services import report_submit
+from documents.contracts import DocumentKind
+from documents.models import IssuedDocument
+from documents.registry import document_type, registered_kinds
+from documents.tasks import render_document
 from enforcement import demo as enforcement_demo
 from enforcement.models import (
     AccessTermination,

@@ -9,13 +9,14 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-from cases.models import IssuedDocument
+from documents.models import IssuedDocument
 from kernel.models import CaseEvent
 
 # The last migrations before each move, and the app that took the models.
 BEFORE_REPORTING = [("cases", "0036_portal_request_machines"), ("reporting", None)]
 BEFORE_PORTAL = [("cases", "0037_annual_report_moves_to_reporting"), ("portal", None)]
 BEFORE_KERNEL = [("cases", "0038_respondent_page_moves_to_portal"), ("kernel", None)]
+BEFORE_DOCUMENTS = [("cases", "0039_kernel_models_move_to_kernel"), ("documents", None)]
 SHA = "5d41402abc4b2a76b9719d911017c592" * 2
 
 
@@ -31,7 +32,7 @@ def _latest():
     return executor.loader.graph.leaf_nodes()
 
 
-def _issued(apps, *, content_type, object_id, user, kind):
+def _issued(apps, *, content_type, object_id, user, kind, **more):
     Document = apps.get_model("cases", "IssuedDocument")
     return Document.objects.create(
         kind=kind,
@@ -49,6 +50,7 @@ def _issued(apps, *, content_type, object_id, user, kind):
         issued_by=user,
         issued_at=timezone.now(),
         status="issued",
+        **more,
     )
 
 
@@ -221,5 +223,50 @@ def test_the_chronology_delegations_and_citations_move_to_the_kernel():
             )
             .exists()
         )
+    finally:
+        _migrate(_latest())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_issued_documents_move_to_documents_with_their_hashes_and_links():
+    """A document issued before the move keeps its file, its hash, its case and
+    its source; the chronology entry whose subject it is still finds it."""
+    try:
+        old = _migrate(BEFORE_DOCUMENTS)
+        User = old.get_model("auth", "User")
+        ContentType = old.get_model("contenttypes", "ContentType")
+        Case = old.get_model("cases", "Case")
+        Event = old.get_model("kernel", "CaseEvent")
+        smo = User.objects.create(username="smo-before-the-split")
+        case = Case.objects.create(
+            number="MS4-2026-0044", source="web", summary="Paint in the drain"
+        )
+        cases = ContentType.objects.get_or_create(app_label="cases", model="case")[0]
+        document = _issued(
+            old, content_type=cases, object_id=case.pk, user=smo, kind="nov", case=case
+        )
+        documents = ContentType.objects.get_or_create(
+            app_label="cases", model="issueddocument"
+        )[0]
+        event = Event.objects.create(
+            case=case,
+            kind="document",
+            summary="Notice of violation issued",
+            actor=smo,
+            actor_kind="staff",
+            content_type=documents,
+            object_id=document.pk,
+        )
+
+        _migrate(_latest())
+
+        from cases.models import Case as CaseNow
+
+        after = IssuedDocument.objects.get(pk=document.pk)
+        assert after.sha256 == SHA and after.pdf.name == "documents/annual-2025.pdf"
+        assert after.case == CaseNow.objects.get(number="MS4-2026-0044")
+        assert after.source == after.case
+        assert CaseEvent.objects.get(pk=event.pk).subject == after
+        assert after._meta.app_label == "documents"
     finally:
         _migrate(_latest())

@@ -9,18 +9,18 @@ packet's parts and page footers (enforcement/packet.py renders them with
 `render_to_string` straight to a PDF through WeasyPrint; no view returns them as
 HTML). Every other document template (templates/documents/*.html extending
 documents/base.html, the annual report) is also served as HTML, the staff's
-preview and the stored HTML (cases/documents/views.py), so it is checked."""
+preview and the stored HTML (documents/views.py), so it is checked."""
 
 import re
 from pathlib import Path
 
 from django.conf import settings
 
-from cases.documents import services as document_services
+from documents import services as document_services
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 
-# Rendered only to PDF by WeasyPrint (the packets: cases/documents/packets.py),
+# Rendered only to PDF by WeasyPrint (the packets: documents/packets.py),
 # never served as HTML.
 PDF_ONLY = {
     "documents/_packet_head.html",  # head of packet_appeal/_evidence/_chronology
@@ -92,7 +92,7 @@ def test_pdf_only_templates_are_not_rendered_by_any_view():
         assert set(users) <= {
             "enforcement/packet.py",
             "ledger/packet.py",
-            "cases/documents/packets.py",
+            "documents/packets.py",
         }, (
             name,
             users,

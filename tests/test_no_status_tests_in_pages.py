@@ -6,8 +6,9 @@ parts from a model or selector predicate with a name, role-dependent parts from
 import re
 from pathlib import Path
 
+from tests.project import view_modules
+
 ROOT = Path(__file__).resolve().parent.parent
-PLACES = ["templates", "cases/views", "inspections/views", "enforcement/views"]
 ROLE_NAMES = ("SMO staff", "Board clerk", "Municipal attorney", "Building inspector")
 PATTERNS = [
     re.compile(r"\.status\s*(==|!=)"),
@@ -24,15 +25,14 @@ ALLOWED: list[tuple[str, str]] = []
 
 def _offences():
     found = []
-    for place in PLACES:
-        for path in sorted((ROOT / place).rglob("*")):
-            if path.suffix not in (".html", ".py", ".txt"):
-                continue
-            for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
-                if any(p.search(line) for p in PATTERNS):
-                    name = str(path.relative_to(ROOT))
-                    if not any(f == name and bit in line for f, bit in ALLOWED):
-                        found.append(f"{name}:{number}: {line.strip()[:120]}")
+    for path in [*sorted((ROOT / "templates").rglob("*")), *view_modules()]:
+        if path.suffix not in (".html", ".py", ".txt"):
+            continue
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+            if any(p.search(line) for p in PATTERNS):
+                name = str(path.relative_to(ROOT))
+                if not any(f == name and bit in line for f, bit in ALLOWED):
+                    found.append(f"{name}:{number}: {line.strip()[:120]}")
     return found
 
 

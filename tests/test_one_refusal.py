@@ -11,15 +11,26 @@ from django.contrib.messages.storage.fallback import FallbackStorage
 from django.core.exceptions import ValidationError
 from django.test import RequestFactory
 
-from cases.documents.contracts import FactsInvalid
-from cases.documents.services import DocumentError
 from cases.reports.services import ReportRefused
 from cases.views.actions import attempt, attempt_errors
+from documents.contracts import FactsInvalid
+from documents.services import DocumentError
 from inspections.models.common import LockedRecordError
+from jobs.registry import JobRefused
 from kernel.workflow import CaseChangedError, Refused
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("cases", "inspections", "enforcement", "ledger", "portal", "reporting")
+APPS = (
+    "kernel",
+    "jobs",
+    "documents",
+    "cases",
+    "inspections",
+    "enforcement",
+    "ledger",
+    "portal",
+    "reporting",
+)
 CAUGHT = re.compile(
     r"except \(?(Refused|ValidationError|DocumentError|FactsInvalid|ReportRefused"
     r"|CaseChangedError|LockedRecordError)\b"
@@ -27,7 +38,7 @@ CAUGHT = re.compile(
 # Views that answer a refusal in a page of their own, and why.
 OWN_ANSWER = {
     "cases/open311/views.py": "the Open311 POST answers a refusal as its JSON error",
-    "cases/documents/views.py": "the draft preview shows the facts a letter lacks",
+    "documents/views.py": "the draft preview shows the facts a letter lacks",
 }
 
 
@@ -38,7 +49,14 @@ def _modules(pattern: str):
 
 @pytest.mark.parametrize(
     "kind",
-    [CaseChangedError, DocumentError, FactsInvalid, ReportRefused, LockedRecordError],
+    [
+        CaseChangedError,
+        DocumentError,
+        FactsInvalid,
+        ReportRefused,
+        LockedRecordError,
+        JobRefused,
+    ],
 )
 def test_every_way_a_service_says_no_is_a_refusal(kind):
     assert issubclass(kind, Refused)

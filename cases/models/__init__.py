@@ -15,7 +15,6 @@ from .deadlines import (
     Reminder,
     StaffDigest,
 )
-from .documents import DocumentFrozenError, IssuedDocument
 from .outbox import OutgoingMessage
 from .premises import Outfall, Party, Premises
 from .records import Attachment, CaseParty, Note
@@ -36,9 +35,7 @@ __all__ = [
     "CaseStatus",
     "ConnectionType",
     "Deadline",
-    "DocumentFrozenError",
     "ExemptCategory",
-    "IssuedDocument",
     "Note",
     "OfficeClosure",
     "OutgoingMessage",

@@ -450,9 +450,8 @@ def compose_stored(message: OutgoingMessage, *, today: dt.date) -> Draft:
 def compose_document(message: OutgoingMessage, *, today: dt.date) -> Draft:
     """A document e-mailed to a party: the stored text, with the issued PDF
     attached; the chronology records that it went out."""
+    from documents.models import IssuedDocument
     from kernel.timeline import record_event
-
-    from ..models import IssuedDocument
 
     document = IssuedDocument.objects.select_related("case").get(pk=message.object_id)
     if not document.is_issued:
@@ -483,9 +482,9 @@ def document_email(*, document, recipient: str, actor) -> OutgoingMessage:
     """Queue an issued (or still rendering) document to be e-mailed, PDF
     attached, to a party at `recipient`; it goes once the PDF exists.
 
-    Who: whoever may issue that kind (cases.documents.services.may_issue). Raises
+    Who: whoever may issue that kind (documents.services.may_issue). Raises
     Refused. Idempotent per document and address."""
-    from ..documents.services import may_issue
+    from documents.services import may_issue
 
     if not may_issue(actor, document.kind):
         raise Refused("Your role may not send this document.")

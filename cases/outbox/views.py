@@ -6,10 +6,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from documents.models import IssuedDocument
+from documents.selectors import document_for_reader
 from kernel.roles import CASE_READERS, Role, role_required
 
-from ..documents.selectors import document_for_reader
-from ..models import IssuedDocument, OutgoingMessage
+from ..models import OutgoingMessage
 from ..views.actions import attempt
 from . import selectors, services
 from .forms import DocumentEmailForm

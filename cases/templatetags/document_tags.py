@@ -2,9 +2,9 @@
 
 from django import template
 
+from documents.selectors import documents_for_case
 from kernel.roles import CASE_READERS, has_role
 
-from ..documents.selectors import documents_for_case
 from ..panels import render_panel
 from ..selectors import has_panel_records
 

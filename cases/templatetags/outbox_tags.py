@@ -17,7 +17,7 @@ register = template.Library()
 def document_email_panel(context, document):
     """For those who may issue the document's kind: the form, the case's party
     addresses as suggestions, and this document's deliveries."""
-    from ..documents.services import may_issue
+    from documents.services import may_issue
 
     request = context.get("request")
     user = context.get("user") or getattr(request, "user", None)

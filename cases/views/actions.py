@@ -17,11 +17,11 @@ from django.http import Http404
 from django.shortcuts import redirect
 from django.utils.html import format_html, format_html_join
 
+from documents.contracts import FactsInvalid
+from documents.services import DocumentError
 from kernel.workflow import CaseChangedError, Refused, actions, transitions_of
 
 from ..confirmations import confirm_text, is_binding
-from ..documents.contracts import FactsInvalid
-from ..documents.services import DocumentError
 
 
 class NoInput:

@@ -10,7 +10,7 @@ from typing import ClassVar
 from django.db import models
 from django.utils import timezone
 
-from cases.documents.contracts import (
+from documents.contracts import (
     DocumentFacts,
     DocumentKind,
     FactsInvalid,
@@ -19,8 +19,8 @@ from cases.documents.contracts import (
     clerk_office,
     village_contact,
 )
-from cases.documents.registry import register
-from cases.documents.samples import SAMPLE_PREMISES, sample_common, sample_moment
+from documents.registry import register
+from documents.samples import SAMPLE_PREMISES, sample_common, sample_moment
 
 from .common import (
     common_facts,

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from cases.documents.contracts import (
+from documents.contracts import (
     Contact,
     DocumentFacts,
     DocumentKind,
@@ -19,8 +19,8 @@ from cases.documents.contracts import (
     Signatory,
     blank,
 )
-from cases.documents.registry import register
-from cases.documents.samples import sample_common
+from documents.registry import register
+from documents.samples import sample_common
 from kernel.roles import Role
 
 from .common import (

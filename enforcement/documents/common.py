@@ -6,11 +6,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from cases.deadlines.services import open_deadline_for
-from cases.documents.contracts import (
-    Recipient,
-    Signatory,
-    village_contact,
-)
+from documents.contracts import Recipient, Signatory, village_contact
 
 SMO_TITLE = "Stormwater Management Officer"
 # The Board's papers (notice of hearing, decision, agenda) are signed once by the

@@ -1,6 +1,6 @@
 """The documents of the Board's hearings (R-APL-2): the notice of hearing to the
 appellant (a copy to the SMO) and the agenda of a Board meeting. Each a facts
-contract registered with cases.documents.registry, issued through the pipeline
+contract registered with documents.registry, issued through the pipeline
 (frozen, hashed, versioned, rendered by WeasyPrint in the worker).
 
 Dates are facts from the records and the deadline engine: the hearing's day and
@@ -15,7 +15,7 @@ from typing import ClassVar
 from django.conf import settings
 from django.utils import timezone
 
-from cases.documents.contracts import (
+from documents.contracts import (
     Contact,
     DocumentFacts,
     DocumentKind,
@@ -26,8 +26,8 @@ from cases.documents.contracts import (
     clerk_office,
     village_contact,
 )
-from cases.documents.registry import register
-from cases.documents.samples import sample_common
+from documents.registry import register
+from documents.samples import sample_common
 from kernel.roles import Role
 
 from .common import (

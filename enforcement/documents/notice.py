@@ -13,7 +13,7 @@ from django.conf import settings
 
 from cases.deadlines.services import compute_due, office_calendar, open_deadline_for
 from cases.deadlines.words import legal_basis, people_explanation
-from cases.documents.contracts import (
+from documents.contracts import (
     DocumentFacts,
     DocumentKind,
     after_issue,
@@ -21,11 +21,11 @@ from cases.documents.contracts import (
     clerk_office,
     how_to_pay,
 )
-from cases.documents.registry import register
-from cases.documents.samples import SAMPLE_PREMISES, sample_common
-from cases.documents.selectors import latest_document
-from cases.documents.services import document_issue
-from cases.models import IssuedDocument
+from documents.models import IssuedDocument
+from documents.registry import register
+from documents.samples import SAMPLE_PREMISES, sample_common
+from documents.selectors import latest_document
+from documents.services import document_issue
 from kernel.citations import citation
 
 from .. import charges

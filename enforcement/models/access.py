@@ -53,7 +53,7 @@ class AccessSuspension(FlowModel):
         "certified mail article number", max_length=40, blank=True
     )
     notice_document = models.ForeignKey(
-        "cases.IssuedDocument",
+        "documents.IssuedDocument",
         null=True,
         blank=True,
         on_delete=models.PROTECT,

@@ -172,8 +172,8 @@ class Appeal(FlowModel):
         bulk by enforcement.work_queues as `_prefetched_hearing_notice`)."""
         if hasattr(self, "_prefetched_hearing_notice"):
             return self._prefetched_hearing_notice
-        from cases.documents.contracts import DocumentKind
-        from cases.documents.selectors import latest_document
+        from documents.contracts import DocumentKind
+        from documents.selectors import latest_document
 
         return latest_document(self, DocumentKind.HEARING_NOTICE)
 

@@ -94,7 +94,7 @@ class HearingNoticeService(models.Model):
         related_name="hearing_notice_services",
     )
     document = models.ForeignKey(
-        "cases.IssuedDocument",
+        "documents.IssuedDocument",
         on_delete=models.PROTECT,
         related_name="+",
         help_text="The version of the notice of hearing that was sent.",

@@ -573,8 +573,8 @@ def offense_record(
 def _served_document(suspension):
     """The latest version issued of the written notice of reasons (R-SUS-1),
     the one the service recorded now sent; None when none was issued here."""
-    from cases.documents.contracts import DocumentKind
-    from cases.documents.selectors import latest_document
+    from documents.contracts import DocumentKind
+    from documents.selectors import latest_document
 
     return latest_document(suspension, DocumentKind.EMERGENCY_SUSPENSION)
 
@@ -845,8 +845,8 @@ def remedy_invoice(*, remedy, actor, expected_status=None):
     in the same transaction (nothing is saved if the document cannot be made).
     Who: SMO. Raises Refused (no costs itemized, wrong state, role),
     FactsInvalid, DocumentError."""
-    from cases.documents.contracts import DocumentKind
-    from cases.documents.services import issue_for
+    from documents.contracts import DocumentKind
+    from documents.services import issue_for
 
     seen = {}
 

@@ -44,7 +44,7 @@ def _invoice_steps(remedy, user) -> list[dict]:
     from django.contrib.contenttypes.models import ContentType
     from django.urls import reverse
 
-    from cases.documents.contracts import DocumentKind
+    from documents.contracts import DocumentKind
     from kernel.workflow import actions
 
     found = []

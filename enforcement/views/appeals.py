@@ -8,7 +8,6 @@ from django.views.decorators.http import require_GET, require_POST
 
 from cases import exports
 from cases.deadlines.ical import calendar_response, user_of_token
-from cases.documents.packets import packet_job
 from cases.models import Party
 from cases.paging import IdsFirstPaginator
 from cases.site_url import site_url
@@ -18,6 +17,7 @@ from cases.views.actions import (
     step_data,
     take_step,
 )
+from documents.packets import packet_job
 from kernel.humanize import human_date, human_datetime
 from kernel.input_guard import ascii_digits
 from kernel.roles import has_role, role_required

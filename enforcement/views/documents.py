@@ -1,6 +1,6 @@
 """Issuing a document from its record (appeal decision, access request,
 invoice, suspension notice, termination notice and decision, inspection report,
-warrant cover sheet). The preview is cases.documents' draft page; the notice of
+warrant cover sheet). The preview is documents' draft page; the notice of
 violation is issued with the notice itself (notices.notice_step)."""
 
 from django.contrib import messages
@@ -11,10 +11,10 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from cases.documents.contracts import DocumentKind
-from cases.documents.selectors import latest_document
-from cases.documents.services import issue_for, may_issue
 from cases.views.actions import CONFIRM_MISSING, attempt, confirmation_form
+from documents.contracts import DocumentKind
+from documents.selectors import latest_document
+from documents.services import issue_for, may_issue
 from inspections.models import Inspection, WarrantApplication
 from kernel.roles import CASE_READERS, role_required
 from kernel.workflow import Refused, actions, reasons_not

@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from django.apps import apps
 from django.db import models
 
-from cases.documents.services import document_verify
+from documents.services import document_verify
 
 # (model, file field, hash field, what the office calls them). Issued documents first:
 # they are what the restore must prove intact.
 HASHED_FILES = [
-    ("cases.IssuedDocument", "pdf", "sha256", "issued documents"),
+    ("documents.IssuedDocument", "pdf", "sha256", "issued documents"),
     ("cases.ReportPhoto", "original", "original_sha256", "report photos"),
     ("inspections.InspectionPhoto", "original", "original_sha256", "inspection photos"),
     ("cases.Attachment", "file", "sha256", "case attachments"),
@@ -64,7 +64,7 @@ def _check_hashed(model, file_field, hash_field, tally: Tally) -> None:
         if not fieldfile.storage.exists(fieldfile.name):
             tally.missing.append(where)
             continue
-        if model._meta.label == "cases.IssuedDocument":
+        if model._meta.label == "documents.IssuedDocument":
             matches, _ = document_verify(row)
         else:
             matches = _sha256(fieldfile) == getattr(row, hash_field)

@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "csp",
     "kernel",  # the workflow kernel, roles, the chronology, citations (the bottom)
     "limits",  # the database-backed attempt counters (below cases)
+    "documents",  # the document pipeline: kinds, rendering, issued copies (below cases)
     "cases",
     "inspections",
     "enforcement",
@@ -255,7 +256,7 @@ VILLAGE = {
     ),
     "site_url": SITE_URL,
     # Where and how the Village is paid (issue 27): printed on the notice's fine,
-    # the receipt and the respondent's page (cases.documents.contracts.how_to_pay).
+    # the receipt and the respondent's page (documents.contracts.how_to_pay).
     "payable_to": env.str(
         "VILLAGE_PAYABLE_TO", default="Incorporated Village of Poquott"
     ),
@@ -384,7 +385,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     # A document issued while the broker was down is still "rendering": re-queue it.
     "stale-document-renders": {
-        "task": "cases.documents.tasks.enqueue_stale_document_renders",
+        "task": "documents.tasks.enqueue_stale_document_renders",
         "schedule": env.int("DOCUMENT_RESWEEP_SECONDS", default=600),
     },
     # Attempt counters whose window has ended (limits.models.Counter).

@@ -1,5 +1,5 @@
 """The annual report as a document: its facts contract, registered with the
-document pipeline (cases.documents: validated, frozen, hashed, versioned,
+document pipeline (documents: validated, frozen, hashed, versioned,
 rendered by WeasyPrint in the worker), built from a frozen AnnualReport.
 
 The facts hold only counts, their words and the charts' series: no name, e-mail
@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from django.utils import timezone
 
-from cases.documents.contracts import (
+from documents.contracts import (
     DocumentFacts,
     DocumentKind,
     Recipient,
@@ -21,8 +21,8 @@ from cases.documents.contracts import (
     blank,
     village_contact,
 )
-from cases.documents.registry import register
-from cases.documents.samples import sample_common
+from documents.registry import register
+from documents.samples import sample_common
 
 from .charts import report_charts
 from .year import ReportingYear

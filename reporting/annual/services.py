@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from cases.documents.contracts import DocumentKind
+from documents.contracts import DocumentKind
 from kernel.humanize import human_datetime, human_long_date
 from kernel.models import CaseEvent
 from kernel.roles import Role, require_role
@@ -146,8 +146,8 @@ def _record(report, actor, summary: str, *, by=CaseEvent.ActorKind.SYSTEM) -> No
 def annual_issue_document(*, report: AnnualReport, actor):
     """Issue the PDF of `report` as it stands (frozen, published or final): a new
     version of the document superseding the last one. Who: SMO staff."""
-    from cases.documents import services as documents
-    from cases.documents.selectors import latest_document
+    from documents import services as documents
+    from documents.selectors import latest_document
 
     latest = latest_document(report, DocumentKind.ANNUAL_REPORT)
     if latest is not None and not latest.is_issued:

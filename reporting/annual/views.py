@@ -10,17 +10,17 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from cases.documents.contracts import DocumentKind
-from cases.documents.selectors import documents_of, latest_document
-from cases.documents.services import document_verify
 from cases.exports import Column, csv_lines
 from cases.views.actions import action_forms, attempt, take_step
+from documents.contracts import DocumentKind
+from documents.selectors import documents_of, latest_document
+from documents.services import document_verify
 from kernel.roles import CASE_READERS, CASE_WRITERS, has_role, role_required
 
 from . import services
 from .charts import report_charts
 from .forms import STEP_FORMS, PublicCommentForm, StaffCommentForm
-from .models import AnnualReport, AnnualReportStatus
+from .models import AnnualReport
 from .selectors import SECTIONS, annual_counts, records_of
 from .year import ReportingYear, UnknownYear
 
@@ -208,7 +208,7 @@ def _frozen_page(request, report, *, bound=None, comment_form=None, status=200):
 
 def _final_from(report):
     """The day a published draft may be made final, while that is still ahead."""
-    if report.status != AnnualReportStatus.PUBLISHED:
+    if not report.is_public or report.is_final:  # only a published draft
         return None
     if report.comment_period_closed() and report.reporting_year_ended():
         return None

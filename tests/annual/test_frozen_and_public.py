@@ -12,9 +12,10 @@ from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
 
-from cases.documents.services import document_render
-from cases.models import CaseKind, IssuedDocument
+from cases.models import CaseKind
 from cases.services import case_update_details
+from documents.models import IssuedDocument
+from documents.services import document_render
 from reporting.annual import services
 from reporting.annual.models import AnnualReport
 from reporting.annual.year import ReportingYear

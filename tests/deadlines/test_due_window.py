@@ -19,6 +19,7 @@ from cases.deadlines.business_days import BusinessCalendar
 from cases.models import Deadline
 from enforcement.models import NoticeOfViolation
 from inspections.models import SpillNotification
+from tests.project import APPS
 
 from .conftest import deadline_on
 
@@ -132,7 +133,7 @@ COMPARISON = re.compile(r"due_date\s*[<>]|due_date__(lt|lte|gt|gte)\b")
 
 def test_no_copy_of_the_definition_is_left():
     found = []
-    for folder in ("cases", "inspections", "enforcement", "templates"):
+    for folder in (*APPS, "templates"):
         for path in (ROOT / folder).rglob("*"):
             if (
                 path.suffix not in {".py", ".html", ".txt"}

@@ -11,13 +11,12 @@ from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, connection, transaction
 from django.utils.html import escape
 
-from cases.deadlines.services import open_deadline
-from cases.documents import services
-from cases.documents.contracts import DocumentKind, FactsInvalid, facts_from_json
-from cases.documents.samples import sample_facts
-from cases.documents.selectors import appeal_deadline_for
-from cases.documents.tasks import render_document
-from cases.models import DocumentFrozenError, IssuedDocument
+from cases.deadlines.services import open_deadline, open_deadline_for
+from documents import services
+from documents.contracts import DocumentKind, FactsInvalid, facts_from_json
+from documents.models import DocumentFrozenError, IssuedDocument
+from documents.samples import sample_facts
+from documents.tasks import render_document
 from enforcement.documents.notice import sample_notice_of_violation
 from kernel.models import CaseEvent
 
@@ -124,8 +123,9 @@ def test_the_last_day_to_appeal_comes_from_the_stored_deadline(case, smo_user):
             case=case,
             actor=smo_user,
         )
-    last_day, explanation = appeal_deadline_for(case)
-    assert last_day == deadline.due_date
+    stored = open_deadline_for(case, "R-APL-1")
+    assert stored == deadline
+    last_day, explanation = stored.due_date, stored.explanation
     facts = nov_facts(
         case, last_day_to_appeal=last_day, appeal_deadline_explanation=explanation
     )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = [
-    *sorted((ROOT / "cases" / "documents").glob("*.py")),
+    *sorted((ROOT / "documents").glob("*.py")),
     *sorted((ROOT / "cases" / "reports").glob("*.py")),
     *sorted((ROOT / "cases" / "open311").glob("*.py")),
     *sorted((ROOT / "enforcement" / "documents").glob("*.py")),

@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 from pypdf import PdfReader
 
-from cases.documents.contracts import (
+from documents.contracts import (
     DocumentKind,
     FactsInvalid,
     Recipient,
@@ -18,14 +18,14 @@ from cases.documents.contracts import (
     facts_to_json,
     validate_facts,
 )
-from cases.documents.render import (
+from documents.render import (
     FetchRefused,
     StaticOnlyFetcher,
     render,
     render_html,
     render_pdf,
 )
-from cases.documents.samples import sample_facts
+from documents.samples import sample_facts
 from enforcement.documents.notice import Fine, Requirement, sample_notice_of_violation
 from kernel.citations import citation
 

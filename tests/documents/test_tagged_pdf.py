@@ -11,9 +11,9 @@ from html.parser import HTMLParser
 import pytest
 from pypdf import PdfReader
 
-from cases.documents.contracts import DocumentKind, OnlineAccess
-from cases.documents.registry import registered_kinds, sample_facts
-from cases.documents.render import render
+from documents.contracts import DocumentKind, OnlineAccess
+from documents.registry import registered_kinds, sample_facts
+from documents.render import render
 
 pytestmark = pytest.mark.django_db
 

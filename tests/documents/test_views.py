@@ -8,9 +8,9 @@ from django.template import Context, Template
 from django.test import RequestFactory
 from django.urls import reverse
 
-from cases.documents import registry, services
-from cases.documents.contracts import DocumentKind
-from cases.documents.tasks import render_document
+from documents import registry, services
+from documents.contracts import DocumentKind
+from documents.tasks import render_document
 from enforcement.documents.notice import sample_notice_of_violation
 
 from .conftest import pdf_text

@@ -132,8 +132,8 @@ FINE = Decimal("300")
 def issued_notice_of_hearing(appeal, clerk):
     """The notice of hearing issued by the clerk and rendered (what the document
     worker does)."""
-    from cases.documents.contracts import DocumentKind
-    from cases.documents.services import document_render, issue_for
+    from documents.contracts import DocumentKind
+    from documents.services import document_render, issue_for
 
     document = issue_for(kind=DocumentKind.HEARING_NOTICE, source=appeal, actor=clerk)
     return document_render(document_id=document.pk)

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cases.deadlines.services import compute_due
-from cases.documents.contracts import DocumentKind
 from cases.models import Deadline
 from cases.views.actions import CONFIRM_MISSING
+from documents.contracts import DocumentKind
 from enforcement.models import AccessSuspension, ServiceRecord
 from kernel.humanize import human_date
 from tests.steps import case_confirmed, confirmed

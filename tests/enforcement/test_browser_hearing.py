@@ -17,9 +17,9 @@ from django.utils import timezone
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
-from cases.documents.contracts import DocumentKind
-from cases.documents.services import document_render
-from cases.models import IssuedDocument
+from documents.contracts import DocumentKind
+from documents.models import IssuedDocument
+from documents.services import document_render
 from enforcement.models import Appeal, AppealStatus, HearingNoticeService
 from enforcement.packet import packet_parts
 from enforcement.services import appeals as appeal_svc

@@ -10,8 +10,8 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from cases.documents.contracts import DocumentKind
-from cases.documents.services import document_render, issue_for
+from documents.contracts import DocumentKind
+from documents.services import document_render, issue_for
 from enforcement import selectors
 from enforcement.models import Appeal, HearingNoticeService, ServiceRecord
 from enforcement.services import appeals as appeal_svc

@@ -10,9 +10,9 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from pypdf import PdfReader
 
-from cases.documents.contracts import DocumentKind, FactsInvalid
-from cases.documents.services import document_render, issue_for
-from cases.models import IssuedDocument
+from documents.contracts import DocumentKind, FactsInvalid
+from documents.models import IssuedDocument
+from documents.services import document_render, issue_for
 from enforcement.documents.hearing import agenda_text, hearing_notice_contract
 from enforcement.models import HearingNoticeService
 from enforcement.services import appeals as appeal_services

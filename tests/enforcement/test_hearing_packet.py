@@ -9,9 +9,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from pypdf import PdfReader
 
-from cases.documents.contracts import DocumentKind
-from cases.documents.selectors import latest_document
-from cases.documents.services import document_render, issue_for
+from documents.contracts import DocumentKind
+from documents.selectors import latest_document
+from documents.services import document_render, issue_for
 from enforcement.models import Appeal, AppealStatus
 from enforcement.packet import hearing_packet, packet_parts
 from enforcement.services import appeals as appeal_services

@@ -11,9 +11,9 @@ from django.contrib.contenttypes.models import ContentType
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.documents.contracts import DocumentKind
-from cases.documents.services import document_preview
-from cases.models import IssuedDocument
+from documents.contracts import DocumentKind
+from documents.models import IssuedDocument
+from documents.services import document_preview
 from enforcement import charges
 from enforcement.documents import corrective
 from enforcement.models import CorrectiveStatus

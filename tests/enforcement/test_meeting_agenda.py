@@ -9,10 +9,11 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from cases.documents.contracts import DocumentKind
-from cases.documents.selectors import documents_of
-from cases.documents.services import document_render, issue_for
-from cases.models import Case, CaseStatus, IssuedDocument, Party, Premises
+from cases.models import Case, CaseStatus, Party, Premises
+from documents.contracts import DocumentKind
+from documents.models import IssuedDocument
+from documents.selectors import documents_of
+from documents.services import document_render, issue_for
 from enforcement.models import Appeal
 from enforcement.services import appeals as appeal_services
 from enforcement.services import notices as notice_services
@@ -161,7 +162,7 @@ def test_an_agenda_filed_on_a_case_before_is_corrected_by_the_meetings(
     it was (frozen) and readable; the next issue corrects it as version 2."""
     from dataclasses import replace
 
-    from cases.documents.services import document_issue
+    from documents.services import document_issue
     from enforcement.documents.hearing import meeting_agenda_contract
 
     meeting, case = scheduled_appeal.meeting, scheduled_appeal.case

@@ -13,9 +13,9 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.documents.contracts import DocumentKind, validate_facts
-from cases.documents.services import document_render, issue_for
 from cases.models import Deadline
+from documents.contracts import DocumentKind, validate_facts
+from documents.services import document_render, issue_for
 from enforcement.documents import appeal_decision
 from enforcement.models import (
     Appeal,
@@ -362,7 +362,7 @@ def test_the_letters_facts_refuse_what_the_record_does_not_say(
     assert facts.correction_due_on == dt.date(2026, 4, 2)
     from dataclasses import replace
 
-    from cases.documents.contracts import FactsInvalid
+    from documents.contracts import FactsInvalid
 
     for change, words in (
         ({"correction_due_on": DECIDED}, "last day to correct is not after"),

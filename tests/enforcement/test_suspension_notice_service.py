@@ -14,10 +14,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.documents.contracts import DocumentKind, FactsInvalid
-from cases.documents.services import document_render
-from cases.models import Deadline, IssuedDocument
+from cases.models import Deadline
 from cases.services import Refused
+from documents.contracts import DocumentKind, FactsInvalid
+from documents.models import IssuedDocument
+from documents.services import document_render
 from enforcement.models import SuspensionStatus
 from enforcement.services import remedies as svc
 from kernel.humanize import human_date
@@ -164,7 +165,7 @@ def test_a_suspension_at_night_is_dated_by_the_village_not_utc():
     import dataclasses
     from zoneinfo import ZoneInfo
 
-    from cases.documents.contracts import validate_facts
+    from documents.contracts import validate_facts
     from enforcement.documents.access import sample_emergency_suspension
 
     evening = dt.datetime(2026, 3, 2, 21, 30, tzinfo=ZoneInfo("America/New_York"))

@@ -8,8 +8,8 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from cases.documents.contracts import DocumentKind
-from cases.documents.services import document_render, issue_for
+from documents.contracts import DocumentKind
+from documents.services import document_render, issue_for
 from enforcement.models import Appeal
 from enforcement.services import meetings as meeting_svc
 from enforcement.services.appeals import appeal_schedule_hearing

@@ -6,10 +6,10 @@ import datetime as dt
 
 import pytest
 
-from cases.documents.contracts import DocumentKind
-from cases.documents.selectors import latest_document
-from cases.documents.services import document_render
 from cases.models import OutgoingMessage
+from documents.contracts import DocumentKind
+from documents.selectors import latest_document
+from documents.services import document_render
 from ledger import services
 
 from .conftest import ISSUED

@@ -4,9 +4,9 @@ code), built through the services."""
 
 import pytest
 
-from cases.documents.contracts import DocumentKind
-from cases.documents.selectors import latest_document
-from cases.documents.services import document_render
+from documents.contracts import DocumentKind
+from documents.selectors import latest_document
+from documents.services import document_render
 from portal.services import live_access
 from tests.enforcement.conftest import (  # noqa: F401 (fixtures)
     agent,

@@ -210,8 +210,8 @@ def test_one_partys_code_never_shows_another_partys_records(
         actor=smo_user,
         issued_on=issued_notice.issued_on,
     )
-    from cases.documents.contracts import DocumentKind
-    from cases.documents.selectors import latest_document
+    from documents.contracts import DocumentKind
+    from documents.selectors import latest_document
 
     agent_doc = latest_document(to_agent, DocumentKind.NOTICE_OF_VIOLATION)
     assert live_access(confirmed_case, agent).printed in agent_doc.html
@@ -256,8 +256,8 @@ def test_the_boards_decision_prints_the_same_code_and_a_new_code_after_revoking(
 ):
     """One code per party per case: the decision letter prints the owner's live
     code; after the SMO replaces it, the next letter prints the new one."""
-    from cases.documents.contracts import DocumentKind
-    from cases.documents.services import issue_for
+    from documents.contracts import DocumentKind
+    from documents.services import issue_for
     from enforcement.models import Decision
     from tests.enforcement.conftest import schedule_hearing
     from tests.enforcement.test_modified_decision import DECIDED, decide, letter_text

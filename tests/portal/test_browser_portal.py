@@ -11,9 +11,9 @@ from django.utils import timezone
 from PIL import Image
 from pypdf import PdfReader
 
-from cases.documents.contracts import DocumentKind
-from cases.documents.selectors import latest_document
-from cases.documents.services import document_render
+from documents.contracts import DocumentKind
+from documents.selectors import latest_document
+from documents.services import document_render
 from enforcement.models import Appeal
 from enforcement.services import notices as notice_svc
 from enforcement.services.appeals import hearing_by

@@ -12,8 +12,8 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from cases.documents.contracts import DocumentKind
-from cases.documents.services import document_render, issue_for
+from documents.contracts import DocumentKind
+from documents.services import document_render, issue_for
 from enforcement.services import appeals as appeal_services
 from enforcement.services import notices as notice_services
 from tests.enforcement.conftest import aware, schedule_hearing, village_day

@@ -13,9 +13,9 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from cases.documents.contracts import DocumentKind, FactsInvalid
-from cases.documents.selectors import documents_of
-from cases.documents.services import document_render, issue_for
+from documents.contracts import DocumentKind, FactsInvalid
+from documents.selectors import documents_of
+from documents.services import document_render, issue_for
 from enforcement.documents.corrective import access_request_contract
 from enforcement.models import CorrectiveAction, RequirementKind
 from enforcement.services import notices as notice_svc

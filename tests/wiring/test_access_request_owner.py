@@ -13,10 +13,10 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from cases.documents.contracts import DocumentKind
-from cases.documents.selectors import documents_of
-from cases.documents.services import document_render
 from cases.models import CaseParty
+from documents.contracts import DocumentKind
+from documents.selectors import documents_of
+from documents.services import document_render
 from enforcement.models import CorrectiveAction
 from enforcement.services import notices as notice_svc
 from enforcement.services import remedies as remedy_svc

@@ -22,9 +22,9 @@ import pytest
 from django.urls import reverse
 
 from cases.deadlines.services import deadlines_for
-from cases.documents.contracts import DocumentKind
-from cases.documents.selectors import documents_of
-from cases.documents.services import document_render, issue_for
+from documents.contracts import DocumentKind
+from documents.selectors import documents_of
+from documents.services import document_render, issue_for
 from enforcement.models import Decision
 from enforcement.selectors import continued_violation_for
 from enforcement.services import appeals as appeal_svc

@@ -14,9 +14,9 @@ import re
 import pytest
 
 from cases.deadlines.services import open_deadline_for
-from cases.documents.contracts import DocumentKind
-from cases.documents.services import document_render, issue_for
 from cases.models import Deadline
+from documents.contracts import DocumentKind
+from documents.services import document_render, issue_for
 from enforcement.models import Decision
 from enforcement.services import appeals as svc
 from tests.documents.conftest import pdf_text

@@ -19,9 +19,9 @@ import pytest
 from django.urls import reverse
 
 from cases.deadlines.services import open_deadline_for
-from cases.documents.contracts import DocumentKind
-from cases.documents.selectors import documents_of
-from cases.documents.services import document_render
+from documents.contracts import DocumentKind
+from documents.selectors import documents_of
+from documents.services import document_render
 from enforcement.documents.notice import Requirement
 from enforcement.models import NoticeRequirement, RequirementKind
 from enforcement.selectors import continued_violation_for
@@ -451,7 +451,7 @@ def test_the_notice_page_states_the_count_from_the_notice_date(
     ],
 )
 def test_a_notice_missing_or_misplacing_its_dates_is_refused(changes, message):
-    from cases.documents.contracts import FactsInvalid, validate_facts
+    from documents.contracts import FactsInvalid, validate_facts
     from enforcement.documents.notice import sample_notice_of_violation
 
     with pytest.raises(FactsInvalid, match=message):

@@ -10,10 +10,11 @@ from django.db import transaction
 from django.urls import reverse
 
 from cases.deadlines.services import open_deadline_for
-from cases.documents.contracts import DocumentKind, FactsInvalid
-from cases.documents.selectors import documents_of
-from cases.documents.services import document_issue, document_render
-from cases.models import CaseStatus, IssuedDocument, Party
+from cases.models import CaseStatus, Party
+from documents.contracts import DocumentKind, FactsInvalid
+from documents.models import IssuedDocument
+from documents.selectors import documents_of
+from documents.services import document_issue, document_render
 from enforcement.documents.notice import notice_contract
 from enforcement.models import NoticeOfViolation, NoticeStatus, RequirementKind
 from enforcement.services import notices as svc

@@ -10,9 +10,9 @@ from django.contrib.contenttypes.models import ContentType
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.documents.contracts import DocumentKind, FactsInvalid, validate_facts
-from cases.documents.services import document_preview, document_render, issue_for
-from cases.models import IssuedDocument
+from documents.contracts import DocumentKind, FactsInvalid, validate_facts
+from documents.models import IssuedDocument
+from documents.services import document_preview, document_render, issue_for
 from enforcement.documents import access as access_docs
 from enforcement.documents import appeal_decision as decision_docs
 from enforcement.documents import corrective as corrective_docs

@@ -12,9 +12,9 @@ import re
 import pytest
 
 from cases.deadlines.services import open_deadline_for
-from cases.documents.contracts import DocumentKind
-from cases.documents.selectors import documents_of
-from cases.documents.services import document_render, issue_for
+from documents.contracts import DocumentKind
+from documents.selectors import documents_of
+from documents.services import document_render, issue_for
 from enforcement.models import Decision
 from enforcement.services import appeals as appeal_services
 from enforcement.services import notices as notice_services

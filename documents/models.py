@@ -1,4 +1,5 @@
-"""Issued documents: a notice or letter as it was rendered, frozen once issued."""
+"""Issued documents: a notice or letter as it was rendered, frozen once issued.
+The table keeps the name it had under cases (documents 0001, cases 0040)."""
 
 import uuid
 
@@ -10,7 +11,7 @@ from django.db import models
 from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
-from ..documents.contracts import DocumentKind
+from .contracts import DocumentKind
 
 
 class DocumentFrozenError(Exception):
@@ -37,8 +38,8 @@ class IssuedDocument(ConcurrentTransitionMixin, models.Model):
     """A document the office sent or filed (a notice of violation under
     § 132-13 A, a suspension notice under § 132-9, a decision under § 132-14…).
 
-    Rows are written by cases.documents.services. `facts` is the frozen contract
-    (cases.documents.contracts), `citations` the citation rows as printed, `html`
+    Rows are written by documents.services. `facts` is the frozen contract
+    (documents.contracts), `citations` the citation rows as printed, `html`
     the markup the PDF was rendered from. Once issued nothing changes and nothing
     is deleted (save/delete refuse; on PostgreSQL a trigger refuses too); a
     correction is a new version that `supersedes` the old one."""
@@ -101,6 +102,7 @@ class IssuedDocument(ConcurrentTransitionMixin, models.Model):
     objects = IssuedDocumentQuerySet.as_manager()
 
     class Meta:
+        db_table = "cases_issueddocument"  # moved from cases with its rows (issue 30)
         ordering = ["case", "kind", "version", "id"]
         indexes = [models.Index(fields=["content_type", "object_id"])]
         constraints = [
@@ -165,7 +167,7 @@ class IssuedDocument(ConcurrentTransitionMixin, models.Model):
         owner = self.case.number if self.case_id else self.document_number
         return f"{owner}-{self.kind.replace('_', '-')}-v{self.version}.pdf"
 
-    # The rendering worker's steps (cases.documents.services), never a button.
+    # The rendering worker's steps (documents.services), never a button.
     @transition(
         status,
         source=Status.RENDERING,

@@ -23,7 +23,7 @@ from jobs.registry import JobRefused, Work
 from jobs.views import queue_and_show
 from kernel.roles import has_role
 
-from ..models import IssuedDocument
+from .models import IssuedDocument
 from .render import render_pdf
 
 

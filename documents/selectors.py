@@ -2,7 +2,7 @@
 
 from django.contrib.contenttypes.models import ContentType
 
-from ..models import IssuedDocument
+from .models import IssuedDocument
 
 
 def documents_for_case(case):
@@ -37,18 +37,6 @@ def document_origin(document) -> list[tuple[str, str]]:
     if case is not None and case != source:
         links.append((case.get_absolute_url(), describe(case)))
     return links
-
-
-def appeal_deadline_for(source) -> tuple | None:
-    """(last day to appeal, explanation) of the open R-APL-1 deadline stored for
-    `source` (a notice of violation), or None: the NOV contract's two appeal
-    facts come from here, never from date arithmetic."""
-    from ..deadlines.services import open_deadline_for
-
-    deadline = open_deadline_for(source, "R-APL-1")
-    if deadline is None:
-        return None
-    return deadline.due_date, deadline.explanation
 
 
 def documents_of(source, kind=None):

@@ -2,7 +2,7 @@
 
 Each app writes the samples of its own kinds (enforcement.documents,
 inspections.documents) from the building blocks here and registers them with
-cases.documents.registry; `sample_facts(kind)` reads the registry.
+documents.registry; `sample_facts(kind)` reads the registry.
 
 The dates here are examples typed by hand, not computed: a real document gets its
 dates from stored deadlines (cases.deadlines)."""

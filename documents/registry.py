@@ -3,7 +3,7 @@
 Each app owns the documents of its records: it declares, per kind, the facts
 class (its contract and the legal checks on it), the record it documents (a
 model label), the function that builds the facts from such a record, and
-sample facts for the template preview. cases.documents only holds the generic
+sample facts for the template preview. documents only holds the generic
 machinery (FactsInvalid, this registry, rendering, issuing) and reads what is
 registered here; it never imports another app's records.
 

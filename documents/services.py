@@ -16,7 +16,6 @@ from django.db import transaction
 from kernel.roles import has_role
 from kernel.workflow import Refused, run
 
-from ..models import IssuedDocument
 from . import registry
 from .contracts import (
     DocumentFacts,
@@ -24,6 +23,7 @@ from .contracts import (
     FactsInvalid,
     facts_to_json,
 )
+from .models import IssuedDocument
 from .render import (
     DEFAULT_PDF_VARIANT,
     citation_snapshot,
@@ -42,7 +42,7 @@ class DocumentError(Refused):
 
 def may_issue(user, kind: str) -> bool:
     """Whether `user` may issue `kind`: the roles its app registered with it
-    (cases.documents.registry, issue 30)."""
+    (documents.registry, issue 30)."""
     return has_role(user, *registry.issuers_of(kind))
 
 
@@ -162,7 +162,7 @@ def document_issue(
 
 def issue_for(*, kind, source, actor, case=None) -> IssuedDocument:
     """Issue the document `kind` about the record `source` from its registered
-    builder (cases.documents.registry), on the case it is filed on. If one is
+    builder (documents.registry), on the case it is filed on. If one is
     already issued, the new one is a correction superseding the latest version.
     May call: the roles registered with the kind (may_issue). Raises PermissionDenied, FactsInvalid
     (no such document for that record, or the record cannot make one),

@@ -1,5 +1,5 @@
 """Notices and letters: plain-data contracts, rendering with WeasyPrint, issue and
-freeze (cases.models.IssuedDocument), serving the stored bytes."""
+freeze (documents.models.IssuedDocument), serving the stored bytes."""
 
 import logging
 

@@ -6,7 +6,7 @@ Each app owns the facts of its own documents (enforcement.documents: the notice
 of violation, suspension and termination letters, corrective measures, the
 Board's decision; inspections.documents: the inspection report and the warrant
 cover sheet), builds them from its own records and registers them with
-cases.documents.registry. Nothing here reads those records: the contract is the
+documents.registry. Nothing here reads those records: the contract is the
 boundary, and what is issued is frozen as the contract's JSON.
 
 Rules the law imposes on a document's content (RULES.md) are each facts class's

@@ -11,9 +11,9 @@ from django.views.decorators.http import require_POST
 
 from kernel.roles import CASE_READERS, role_required
 
-from ..models import IssuedDocument
 from . import services
 from .contracts import DocumentKind, FactsInvalid
+from .models import IssuedDocument
 from .registry import builder_for, sample_facts
 from .selectors import document_for_reader, document_origin
 
