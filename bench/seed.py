@@ -729,7 +729,8 @@ def seed(stdout=print):
     # reminders (sent), so the measured sweep is a normal day's.
     t = time.perf_counter()
     from cases.deadlines.reminders import sweep_reminders
-    from cases.models import OutgoingMessage, Reminder, StaffDigest
+    from cases.models import Reminder, StaffDigest
+    from outbox.models import OutgoingMessage
 
     result = sweep_reminders(today=today - dt.timedelta(days=1))
     Reminder.objects.update(sent_at=now)

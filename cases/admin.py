@@ -125,6 +125,5 @@ class ExemptCategoryAdmin(admin.ModelAdmin):
 # Other areas register their models in cases/admin_<area>.py.
 from . import (  # noqa: E402, F401
     admin_deadlines,
-    admin_outbox,
     admin_reports,
 )

@@ -4,6 +4,7 @@ read-only (they change only through cases.deadlines.services)."""
 
 from django.contrib import admin
 
+from kernel.admin import ReadOnlyAdmin
 from kernel.roles import Role, has_role
 
 from .deadlines import services
@@ -40,17 +41,6 @@ class OfficeClosureAdmin(admin.ModelAdmin):
 
     def delete_model(self, request, obj):
         services.remove_office_closure(closure=obj, actor=request.user)
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Deadline)

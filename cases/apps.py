@@ -10,7 +10,8 @@ class CasesConfig(AppConfig):
 
         from kernel import input_guard, roles, workflow
 
-        from . import clocks, reference_data
+        # The binding steps' confirmations register with kernel.confirmations.
+        from . import clocks, confirmations, reference_data  # noqa: F401
         from .open311 import serializers as open311
 
         # New models get their permissions after migrate; keep the role groups in
@@ -21,6 +22,15 @@ class CasesConfig(AppConfig):
         # What every step means for the legal clocks (kernel.workflow runs it in
         # the step's transaction), and Open311's own words for a refused input.
         workflow.register_step_hook(clocks.apply)
+        # The reminders and the staff digests are composed when they are sent,
+        # from the deadlines as they are then.
+        from outbox.models import OutgoingMessage
+        from outbox.services import register_composer
+
+        from .deadlines import reminders
+
+        register_composer(OutgoingMessage.Kind.REMINDER, reminders.compose_reminder)
+        register_composer(OutgoingMessage.Kind.DIGEST, reminders.compose_digest)
         input_guard.register_refusal_answer("/open311/", open311.refusal_answer)
 
         # The lists' exports the worker makes in the background (jobs.registry).

@@ -1,52 +1,23 @@
-"""What a legally binding step does and starts, in words, for the confirmation its
-form asks for (issue 16).
-
-A transition is binding when its `custom` says `"binding": True`; `"confirm"`
-names one of the builders below, which says what the step will do and the dates
-it starts — each date computed by the deadline engine on the office calendar
-(`cases.deadlines.services.compute_due`), never in a template. A binding step
-without a builder gets the general sentence."""
+"""The confirmations of the binding steps cases, inspections and enforcement
+own (issue 16), registered with the kernel's table (kernel.confirmations): what
+each step will do and the dates it starts — each date computed by the deadline
+engine on the office calendar (`cases.deadlines.services.compute_due`), never in
+a template. CasesConfig.ready() imports this module."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 
 from django.utils import timezone
 
+from kernel.confirmations import builder
 from kernel.humanize import human_date
-
-BUILDERS: dict[str, Callable[[object], str]] = {}
-
-
-def builder(name: str):
-    def register(fn):
-        BUILDERS[name] = fn
-        return fn
-
-    return register
 
 
 def _due(rule_id: str, on: dt.date, **params) -> dt.date:
     from .deadlines.services import compute_due
 
     return compute_due(rule_id, on, **params).due
-
-
-def is_binding(custom: dict) -> bool:
-    return bool(custom.get("binding"))
-
-
-def confirm_text(instance, custom: dict) -> str:
-    """The sentence after "I confirm:" for a binding step of `instance`."""
-    build = BUILDERS.get(custom.get("confirm", ""))
-    if build is not None:
-        return build(instance)
-    label = custom.get("label", "this step")
-    return (
-        f"“{label}” is legally binding: it is recorded in the case file "
-        "and cannot be undone from this page."
-    )
 
 
 @builder("notice_issue")

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from kernel.models import CaseEvent, actor_words
 from kernel.roles import CASE_READERS, Role, has_role
+from outbox.selectors import delivery_heads
 
 from . import page_reads
 from .inline_rows import Inline, with_inline
@@ -24,7 +25,6 @@ from .models import (
     Premises,
     Report,
 )
-from .outbox.selectors import delivery_heads
 
 DUPLICATE_RADIUS_M = 150
 DUPLICATE_WINDOW_DAYS = 30

@@ -67,6 +67,8 @@ class DocumentKind(models.TextChoices):
 class FactsInvalid(Refused):
     """The facts do not make a lawful document; `problems` says what is missing."""
 
+    nothing_done = True
+
     def __init__(self, kind: str, problems: list[str]):
         self.kind = kind
         self.problems = problems

@@ -39,6 +39,8 @@ logger = logging.getLogger(__name__)
 class DocumentError(Refused):
     """A document cannot be issued or corrected as asked (the message says why)."""
 
+    on_form = False
+
 
 def may_issue(user, kind: str) -> bool:
     """Whether `user` may issue `kind`: the roles its app registered with it

@@ -2,6 +2,8 @@
 
 from django.contrib import admin
 
+from kernel.admin import ReadOnlyAdmin
+
 from .models import (
     BMPRequirement,
     DischargeApproval,
@@ -13,20 +15,6 @@ from .models import (
     SpillNotification,
     WarrantApplication,
 )
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Listed for lookup; changes go through the app's pages and services so the
-    timeline and deadlines stay right."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Facility)

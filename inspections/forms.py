@@ -148,7 +148,7 @@ class InspectionScheduleForm(forms.ModelForm):
 
 
 class StepForm(forms.Form):
-    """The form of one step of a record's state machine (cases.views.actions):
+    """The form of one step of a record's state machine (kernel.actions):
     `record` is the record the step is taken on (for initial values)."""
 
     def __init__(self, *args, record=None, **kwargs):

@@ -1,7 +1,7 @@
 """Background jobs (issue 29): long work (a large export) done by the Celery
 worker while the staff member watches its progress.
 
-How it works (the outbox's design, cases/outbox/services.py):
+How it works (the outbox's design, outbox/services.py):
 - `job_queue(...)` writes the job row inside the request's transaction and hands
   `jobs.tasks.run_job(id)` to the broker on commit. With the broker down the
   error is logged and swallowed: the row waits and the sweep hands it over.

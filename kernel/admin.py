@@ -6,14 +6,9 @@ from django.contrib import admin
 from .models import CaseEvent, Citation, Delegation
 
 
-@admin.register(CaseEvent)
-class CaseEventAdmin(admin.ModelAdmin):
-    """The chronology, read-only: append-only in the model and in the database."""
-
-    list_display = ["at", "case", "kind", "summary", "actor", "rule_id"]
-    list_filter = ["kind"]
-    search_fields = ["case__number", "summary"]
-    list_select_related = ["case", "actor"]
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Listed for lookup only, in every app's admin: the records change through
+    their pages and services, so the chronology and the clocks stay right."""
 
     def has_add_permission(self, request):
         return False
@@ -23,6 +18,16 @@ class CaseEventAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(CaseEvent)
+class CaseEventAdmin(ReadOnlyAdmin):
+    """The chronology, read-only: append-only in the model and in the database."""
+
+    list_display = ["at", "case", "kind", "summary", "actor", "rule_id"]
+    list_filter = ["kind"]
+    search_fields = ["case__number", "summary"]
+    list_select_related = ["case", "actor"]
 
 
 @admin.register(Delegation)

@@ -35,6 +35,7 @@ ROLE_MODEL_PERMISSIONS = {
     Role.SMO: {
         "kernel": "all",
         "documents": "all",
+        "outbox": "all",
         "cases": "all",
         "inspections": "all",
         "enforcement": "all",
@@ -43,6 +44,7 @@ ROLE_MODEL_PERMISSIONS = {
     Role.CLERK: {
         "kernel": "view",
         "documents": "view",
+        "outbox": "view",
         "cases": "view",
         "inspections": "view",
         "enforcement": "view",

@@ -67,7 +67,7 @@ class Refused(ValidationError):
     """The one refusal of the services (issue 30): a step, an edit or a record
     not allowed now, or input a service will not take. Every service a page
     calls says no with it or a subclass of it (CaseChangedError, DocumentError,
-    FactsInvalid, ReportRefused, LockedRecordError); `cases.views.actions.attempt`
+    FactsInvalid, ReportRefused, LockedRecordError); `kernel.actions.attempt`
     is the one place that turns it into a page.
 
     `reasons` say why (each with its rule id and, where something else must be
@@ -75,12 +75,18 @@ class Refused(ValidationError):
     by form field (NON_FIELD_ERRORS for the form as a whole), which a form puts
     on its fields. `str()` is the sentence a user reads. It is a Django
     ValidationError, so forms and model validation take it as their own
-    (`message_dict`, `messages`).
+    (`message_dict`, `messages`). A subclass says how a page shows it
+    (kernel.actions.show_refusal): `on_form` False, in the page's message only
+    (a document that could not be made); `nothing_done` True, followed by
+    "Nothing was saved." (facts that would not make a lawful document).
 
     The worker's JobRefused is one too (a job's work that cannot be done says so
     in a sentence the staff member reads on the job's page). Not a refusal of a
     person's request, so not this: the outbox's MessageNotNeeded, a backup's BackupError, Open311's wire-format
     errors."""
+
+    on_form = True
+    nothing_done = False
 
     def __init__(
         self,

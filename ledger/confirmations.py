@@ -1,7 +1,7 @@
 """What the ledger's binding acts do, for their "I confirm: …" box
-(cases.confirmations; registered by LedgerConfig.ready())."""
+(kernel.confirmations; registered by LedgerConfig.ready())."""
 
-from cases.confirmations import builder
+from kernel.confirmations import builder
 from kernel.humanize import money
 
 

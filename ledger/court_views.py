@@ -5,8 +5,8 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from cases.views.actions import attempt, confirmed_form_class
 from documents.packets import packet_job
+from kernel.actions import attempt, confirmed_form_class
 from kernel.humanize import money
 from kernel.roles import CASE_READERS, Role, has_role, role_required
 

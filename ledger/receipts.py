@@ -2,10 +2,10 @@
 in the payment's transaction (its PDF renders on commit), and e-mailed through
 the outbox when the payer gave an address."""
 
-from cases.outbox.services import document_email
 from documents.contracts import DocumentKind
 from documents.selectors import latest_document
 from documents.services import issue_for
+from outbox.services import document_email
 
 
 def receipt_issue(*, payment, actor):

@@ -16,7 +16,7 @@ urlpatterns = [
     path("", include("cases.urls_public")),
     path("staff/reports/", include("cases.reports.urls_staff")),
     path("staff/documents/", include("documents.urls")),
-    path("staff/outbox/", include("cases.outbox.urls")),
+    path("staff/outbox/", include("outbox.urls")),
     path("staff/annual/", include("reporting.annual.urls")),
     path("annual-report/", include("reporting.annual.urls_public")),
     path("staff/map/", include("reporting.map.urls")),

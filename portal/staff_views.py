@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
 from cases.models import Case, Party
-from cases.views.actions import attempt
+from kernel.actions import attempt
 from kernel.workflow import Refused
 
 from . import services

@@ -8,8 +8,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cases.throttle import client_ip
-from cases.views.actions import attempt_errors
 from documents import services as document_services
+from kernel.actions import attempt_errors
 from kernel.uploads import MAX_FILES
 
 from . import selectors, services, throttle

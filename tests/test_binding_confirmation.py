@@ -14,7 +14,6 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.confirmations import BUILDERS, confirm_text
 from cases.deadlines.services import compute_due
 from cases.models import Case, CaseStatus, Premises
 from documents.contracts import DocumentKind
@@ -33,6 +32,7 @@ from enforcement.services import notices as notice_svc
 from enforcement.services import remedies as remedy_svc
 from inspections import services as insp_svc
 from inspections.models import Inspection, WarrantApplication
+from kernel.confirmations import BUILDERS, confirm_text
 from kernel.humanize import human_date
 from kernel.workflow import transitions_of
 from tests.cases.factories import CaseFactory

@@ -57,7 +57,6 @@ from cases.models import (
     Deadline,
     OfficeClosure,
     Outfall,
-    OutgoingMessage,
     Party,
     PollutantCategory,
     Premises,
@@ -106,6 +105,7 @@ from kernel.roles import Role
 from kernel.uploads import process_image_upload
 from ledger import court
 from ledger.models import Charge, CourtReferral, Payment
+from outbox.models import OutgoingMessage
 from portal.corrections import correction_submit
 from portal.models import (
     ContactChangeRequest,

@@ -17,6 +17,7 @@ BEFORE_REPORTING = [("cases", "0036_portal_request_machines"), ("reporting", Non
 BEFORE_PORTAL = [("cases", "0037_annual_report_moves_to_reporting"), ("portal", None)]
 BEFORE_KERNEL = [("cases", "0038_respondent_page_moves_to_portal"), ("kernel", None)]
 BEFORE_DOCUMENTS = [("cases", "0039_kernel_models_move_to_kernel"), ("documents", None)]
+BEFORE_OUTBOX = [("cases", "0040_issued_documents_move_to_documents"), ("outbox", None)]
 SHA = "5d41402abc4b2a76b9719d911017c592" * 2
 
 
@@ -268,5 +269,91 @@ def test_the_issued_documents_move_to_documents_with_their_hashes_and_links():
         assert after.source == after.case
         assert CaseEvent.objects.get(pk=event.pk).subject == after
         assert after._meta.app_label == "documents"
+    finally:
+        _migrate(_latest())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_outbox_moves_with_its_rows_their_sources_and_its_permissions():
+    """A message waiting before the move is still waiting after it, with its
+    case, its source and its attempts; one sent stays sent (never sent again);
+    the SMO's group keeps its permission to see the outbox."""
+    try:
+        old = _migrate(BEFORE_OUTBOX)
+        User = old.get_model("auth", "User")
+        Group = old.get_model("auth", "Group")
+        Permission = old.get_model("auth", "Permission")
+        ContentType = old.get_model("contenttypes", "ContentType")
+        Case = old.get_model("cases", "Case")
+        Report = old.get_model("cases", "Report")
+        Message = old.get_model("cases", "OutgoingMessage")
+        case = Case.objects.create(
+            number="MS4-2026-0045", source="web", summary="Oil sheen"
+        )
+        report = Report.objects.create(
+            tracking_code="RPT-MOVE-0001",
+            channel="web",
+            description="Oil sheen at the outfall",
+            address="Birchwood Avenue",
+        )
+        reports = ContentType.objects.get_or_create(app_label="cases", model="report")[
+            0
+        ]
+        waiting = Message.objects.create(
+            kind="receipt",
+            recipient="pat@example.org",
+            subject="[Poquott] Your report",
+            body="Thank you.",
+            cause="Report received",
+            content_type=reports,
+            object_id=report.pk,
+            attempts=2,
+            last_error="SMTPServerDisconnected: gone",
+        )
+        sent = Message.objects.create(
+            kind="status_change",
+            recipient="pat@example.org",
+            subject="[Poquott] Update",
+            cause="Status changed",
+            case=case,
+            content_type=reports,
+            object_id=report.pk,
+            status="sent",
+            sent_at=timezone.now(),
+        )
+        messages = ContentType.objects.get_or_create(
+            app_label="cases", model="outgoingmessage"
+        )[0]
+        view, _ = Permission.objects.get_or_create(
+            content_type=messages,
+            codename="view_outgoingmessage",
+            defaults={"name": "Can view outgoing message"},
+        )
+        Group.objects.get_or_create(name="SMO staff")[0].permissions.add(view)
+        User.objects.create(username="smo-before-the-split")
+
+        _migrate(_latest())
+
+        from django.contrib.auth.models import Group as GroupNow
+
+        from cases.models import Report as ReportNow
+        from outbox.models import OutgoingMessage
+
+        after = OutgoingMessage.objects.get(pk=waiting.pk)
+        assert (after.status, after.attempts, after.last_error) == (
+            "pending",
+            2,
+            "SMTPServerDisconnected: gone",
+        )
+        assert after.source == ReportNow.objects.get(pk=report.pk)
+        assert OutgoingMessage.objects.get(pk=sent.pk).is_sent
+        assert OutgoingMessage.objects.get(pk=sent.pk).case.number == "MS4-2026-0045"
+        assert (
+            GroupNow.objects.get(name="SMO staff")
+            .permissions.filter(
+                content_type__app_label="outbox", codename="view_outgoingmessage"
+            )
+            .exists()
+        )
     finally:
         _migrate(_latest())

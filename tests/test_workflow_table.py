@@ -41,7 +41,7 @@ def test_there_are_thirteen_machines_or_more():
 # Issue 30: the outbox, the deadlines and the respondent's requests are machines
 # too, with the steps their services fire (a person's where a person acts).
 SERVICE_MACHINES = {
-    "cases.OutgoingMessage": {
+    "outbox.OutgoingMessage": {
         "mark_sent": None,
         "mark_failed": None,
         "mark_skipped": None,

@@ -107,7 +107,7 @@ class Walk:
         page = smo.get(posted.location)
         issued = smo.post(
             f"/enforcement/notices/{notice[1]}/step/issue/",
-            # A binding step: the SMO ticks "I confirm: …" (cases.confirmations).
+            # A binding step: the SMO ticks "I confirm: …" (kernel.confirmations).
             {"csrfmiddlewaretoken": csrf_token(page), "issue-confirm": "on"},
         )
         check(

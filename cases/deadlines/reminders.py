@@ -9,7 +9,7 @@ Design (issue 7, issue 15):
   the row a once-only ticket: a second sweep, or two sweeps at once, find it or
   skip it (rows are inserted together, ON CONFLICT DO NOTHING).
 - In the same transaction each reminder gets its outbox row
-  (cases.OutgoingMessage, cases/outbox/services.py), which does the rest: handed
+  (outbox.OutgoingMessage, outbox/services.py), which does the rest: handed
   to the broker on commit, re-queued by the outbox sweep if the broker was down
   or the worker died, retried with backoff, locked and marked sent once, failed
   (for the SMO to see and retry) when the retries run out.
@@ -50,9 +50,10 @@ from django.utils import timezone
 from kernel.humanize import human_long_date, human_short_date
 from kernel.roles import Role
 from kernel.timeline import record_event
+from outbox import services as outbox
+from outbox.models import OutgoingMessage
 
-from ..models import Deadline, OutgoingMessage, Reminder, StaffDigest
-from ..outbox import services as outbox
+from ..models import Deadline, Reminder, StaffDigest
 from . import selectors
 from .business_days import BusinessCalendar
 from .services import office_calendar

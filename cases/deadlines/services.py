@@ -13,8 +13,9 @@ from django.db import transaction
 from kernel.humanize import human_long_date
 from kernel.timeline import record_event
 from kernel.workflow import Refused, fire_locked, run
+from outbox.models import OutgoingMessage
 
-from ..models import Deadline, OfficeClosure, OutgoingMessage, Reminder
+from ..models import Deadline, OfficeClosure, Reminder
 from .business_days import BusinessCalendar
 from .engine import RULES, Computation, compute
 from .words import people_explanation

@@ -15,7 +15,6 @@ from .deadlines import (
     Reminder,
     StaffDigest,
 )
-from .outbox import OutgoingMessage
 from .premises import Outfall, Party, Premises
 from .records import Attachment, CaseParty, Note
 from .reference import ExemptCategory, PollutantCategory
@@ -38,7 +37,6 @@ __all__ = [
     "ExemptCategory",
     "Note",
     "OfficeClosure",
-    "OutgoingMessage",
     "Outfall",
     "Party",
     "PollutantCategory",

@@ -3,7 +3,7 @@
 Every due date is computed by cases.deadlines.engine from a rule id of RULES.md and
 stored with how it was computed; templates and e-mails only read it. A sweep finds
 what is due; a Reminder row (unique per deadline, kind and recipient) is the
-once-only ticket, and its cases.OutgoingMessage row is what delivers it.
+once-only ticket, and its outbox.OutgoingMessage row is what delivers it.
 
 Status: an open deadline stays open after its due date (shown as "overdue"); the
 sweep never closes it, because only a person knows whether the duty was done.
@@ -345,7 +345,7 @@ class Reminder(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now)
     # Delivery (hand-over, retries, failure) is the outbox row's business
-    # (cases.OutgoingMessage, source = this reminder); sent_at is the fact.
+    # (outbox.OutgoingMessage, source = this reminder); sent_at is the fact.
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

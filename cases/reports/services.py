@@ -1,7 +1,7 @@
 """Writes for resident reports: filing one (every channel), attaching it to a
 case, and the opt-in status-change e-mails.
 
-E-mails are outbox rows (cases/outbox/services.py) written in the transaction of
+E-mails are outbox rows (outbox/services.py) written in the transaction of
 the report or the status change: nothing is sent for one that was rolled back,
 and the web request never talks to the mail server."""
 
@@ -14,9 +14,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from kernel.workflow import Refused
+from outbox.models import OutgoingMessage
+from outbox.services import message_queue
 
-from ..models import OutgoingMessage, Report, ReportNotification, ReportPhoto
-from ..outbox.services import message_queue
+from ..models import Report, ReportNotification, ReportPhoto
 from . import public_status
 from .service_code import decided_service_code
 

@@ -5,9 +5,10 @@ from django import template
 from django.contrib.contenttypes.models import ContentType
 
 from kernel.roles import Role, has_role
+from outbox.forms import DocumentEmailForm
+from outbox.models import OutgoingMessage
 
-from ..models import CaseParty, OutgoingMessage
-from ..outbox.forms import DocumentEmailForm
+from ..models import CaseParty
 from ..panels import render_panel
 
 register = template.Library()

@@ -8,13 +8,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from kernel.actions import attempt
 from kernel.delegations import delegation_end, delegation_grant
 from kernel.humanize import human_date
 from kernel.models import Delegation
 from kernel.roles import Role, may_delegate, role_required
 
 from ..widgets import DateInput
-from .actions import attempt
 
 STAFF = tuple(Role)
 

@@ -8,6 +8,7 @@ from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from kernel.actions import attempt
 from kernel.roles import CASE_READERS, ORIGINAL_READERS, Role, role_required
 
 from .. import exports
@@ -15,7 +16,6 @@ from ..models import Report, ReportPhoto
 from ..reports import public_status, ratelimit, selectors
 from ..reports.forms import BOUNDS, CENTRE, ReportForm, StaffReportForm
 from ..reports.services import report_submit
-from .actions import attempt
 from .triage import report_page
 
 SESSION_LAST_CODE = "reports.last_tracking_code"

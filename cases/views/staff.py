@@ -10,11 +10,12 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
+from kernel.actions import attempt, refusal_html, step_custom, with_confirmation
+from kernel.confirmations import confirm_text, is_binding
 from kernel.roles import CASE_READERS, CASE_WRITERS, Role, has_role, role_required
 from kernel.workflow import Refused, reasons_not
 
 from .. import exports, page_reads, selectors, services
-from ..confirmations import confirm_text, is_binding
 from ..forms import (
     TRANSITION_FORMS,
     AttachmentForm,
@@ -29,7 +30,6 @@ from ..forms import (
 from ..models import Attachment, Case
 from ..paging import IdsFirstPaginator
 from ..services import SAFE_INLINE_TYPES
-from .actions import attempt, refusal_html, step_custom, with_confirmation
 
 PAGE_SIZE = 25
 

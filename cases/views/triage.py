@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from kernel.actions import attempt
 from kernel.roles import CASE_WRITERS, Role, has_role, may_read_originals, role_required
 
 from .. import selectors, services
@@ -23,7 +24,6 @@ from ..forms import (
 from ..models import Case, Report
 from ..reports import public_status
 from ..reports import selectors as report_selectors
-from .actions import attempt
 
 PAGE_SIZE = 25
 BACK_TO_REPORT = "report"

@@ -195,8 +195,8 @@ def _queue_receipt(appeal, email):
     from django.conf import settings
     from django.template.loader import render_to_string
 
-    from cases.models import OutgoingMessage
-    from cases.outbox import services as outbox
+    from outbox import services as outbox
+    from outbox.models import OutgoingMessage
 
     body = render_to_string(
         "portal/email/appeal_receipt.txt",

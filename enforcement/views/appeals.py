@@ -11,13 +11,13 @@ from cases.deadlines.ical import calendar_response, user_of_token
 from cases.models import Party
 from cases.paging import IdsFirstPaginator
 from cases.site_url import site_url
-from cases.views.actions import (
+from documents.packets import packet_job
+from kernel.actions import (
     action_forms,
     confirmed_form_class,
     step_data,
     take_step,
 )
-from documents.packets import packet_job
 from kernel.humanize import human_date, human_datetime
 from kernel.input_guard import ascii_digits
 from kernel.roles import has_role, role_required
@@ -201,7 +201,7 @@ RECORDS = {
     "mail_delivery": DeliveryForm,  # of the decision's certified mailing
 }
 
-# record → the words of its "I confirm: …" box (cases.confirmations): the binding
+# record → the words of its "I confirm: …" box (kernel.confirmations): the binding
 # records of the Board's decision (R-APL-3) and the sending of the notice of
 # hearing (R-APL-2), which cannot be undone (issue 26).
 RECORD_CONFIRM = {

@@ -1,7 +1,7 @@
 """What the enforcement views share: who may read and write them, and the one
-view helper of every workflow (cases.views.actions)."""
+view helper of every workflow (kernel.actions)."""
 
-from cases.views.actions import attempt, put_errors_on
+from kernel.actions import attempt, put_errors_on
 from kernel.roles import Role
 
 __all__ = ["attempt", "put_errors_on"]

@@ -11,11 +11,11 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from cases.views.actions import CONFIRM_MISSING, attempt, confirmation_form
 from documents.contracts import DocumentKind
 from documents.selectors import latest_document
 from documents.services import issue_for, may_issue
 from inspections.models import Inspection, WarrantApplication
+from kernel.actions import CONFIRM_MISSING, attempt, confirmation_form
 from kernel.roles import CASE_READERS, role_required
 from kernel.workflow import Refused, actions, reasons_not
 
@@ -85,7 +85,7 @@ SERVICE_STEP = {DocumentKind.EMERGENCY_SUSPENSION: "record_notice"}
 # issues the document in its transaction (enforcement.services.remedies).
 ISSUE_STEP = {DocumentKind.CORRECTIVE_INVOICE: ("invoice", remedy_invoice)}
 
-# kind → the words (cases.confirmations) of the "I confirm: …" box its issue asks
+# kind → the words (kernel.confirmations) of the "I confirm: …" box its issue asks
 # for: issuing these binds the office and starts what the words say (issue 26).
 DOCUMENT_CONFIRM = {
     DocumentKind.HEARING_NOTICE: "hearing_notice_issue",

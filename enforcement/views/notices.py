@@ -6,7 +6,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from cases import exports
 from cases.models import Case, Party
-from cases.views.actions import (
+from kernel.actions import (
     action_forms,
     confirmed_form_class,
     step_data,

@@ -2,7 +2,7 @@
 suspension, termination, alternative remedies) and the sign-off list.
 
 A remedy's page offers the steps its state machine allows this user
-(`cases.views.actions.action_forms`); a step that is refused re-renders the page
+(`kernel.actions.action_forms`); a step that is refused re-renders the page
 with the user's input and the reasons."""
 
 from django.contrib import messages
@@ -13,9 +13,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from cases.confirmations import confirm_text
 from cases.models import Case
-from cases.views.actions import (
+from kernel.actions import (
     action_forms,
     attempt,
     step_data,
@@ -23,6 +22,7 @@ from cases.views.actions import (
     with_confirmation,
 )
 from kernel.citations import UnknownCitation, citations
+from kernel.confirmations import confirm_text
 from kernel.humanize import human_date
 from kernel.models import CaseEvent
 from kernel.roles import Role, has_role, role_required
@@ -139,7 +139,7 @@ def remedy_create(request, case_pk, flow):
     form_class = CREATE_FORMS[flow]
     if flow in BINDING_STARTS:
         # Starting it is legally binding (issue 16): "I confirm: …" what it
-        # does and the deadline it starts (cases.confirmations).
+        # does and the deadline it starts (kernel.confirmations).
         form_class = with_confirmation(
             form_class, confirm_text(case, {"confirm": BINDING_STARTS[flow]})
         )

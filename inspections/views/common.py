@@ -1,12 +1,12 @@
 """What every inspections page shares: the role gate, the pre-filled links, the
-record's steps (cases.views.actions) and its chronology."""
+record's steps (kernel.actions) and its chronology."""
 
 from functools import wraps
 
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 
-from cases.views.actions import action_forms
+from kernel.actions import action_forms
 from kernel.roles import CASE_READERS, Role, has_role, role_required
 
 

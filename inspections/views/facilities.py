@@ -6,7 +6,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cases.deadlines.services import deadlines_for
-from cases.views.actions import attempt
+from kernel.actions import attempt
 from kernel.roles import Role, has_role
 
 from .. import forms, selectors, services

@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from cases import exports
 from cases.models import Outfall
-from cases.views.actions import attempt
+from kernel.actions import attempt
 from kernel.roles import CASE_READERS, Role, has_role
 
 from .. import forms, selectors, services

@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from cases.deadlines.services import deadlines_for
-from cases.views.actions import attempt, take_step
+from kernel.actions import attempt, take_step
 from kernel.humanize import human_date
 
 from .. import forms, selectors, services

@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "kernel",  # the workflow kernel, roles, the chronology, citations (the bottom)
     "limits",  # the database-backed attempt counters (below cases)
     "documents",  # the document pipeline: kinds, rendering, issued copies (below cases)
+    "outbox",  # every e-mail a row first, delivered by the worker (below cases)
     "cases",
     "inspections",
     "enforcement",
@@ -285,7 +286,7 @@ STAFF_DIGEST_RECIPIENTS = env.list("STAFF_DIGEST_RECIPIENTS", default=[])
 # digest the beat task could not (broker down at that hour).
 STAFF_DIGEST_HOUR = env.int("STAFF_DIGEST_HOUR", default=7)
 
-# The outbox (cases/outbox/services.py): every e-mail is a row first.
+# The outbox (outbox/services.py): every e-mail is a row first.
 # Attempts per message before it is "failed" (the SMO's outbox page).
 OUTBOX_MAX_ATTEMPTS = env.int("OUTBOX_MAX_ATTEMPTS", default=6)
 # Pause before the n-th retry: base × 2^(n-1), at most the cap (30 s … 16 min).
@@ -366,7 +367,7 @@ CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BEAT_SCHEDULE = {
     # The outbox sweep: re-queue e-mails left pending (see OUTBOX_* above).
     "outbox-sweep": {
-        "task": "cases.tasks.sweep_outbox",
+        "task": "outbox.tasks.sweep_outbox",
         "schedule": env.int("OUTBOX_SWEEP_SECONDS", default=120),
     },
     "deadline-sweep": {

@@ -1,7 +1,7 @@
 """What publishing and finishing the annual report do, for the confirmation box
-of those binding steps (cases.confirmations)."""
+of those binding steps (kernel.confirmations)."""
 
-from cases.confirmations import builder
+from kernel.confirmations import builder
 
 
 @builder("annual_publish")

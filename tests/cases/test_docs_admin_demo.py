@@ -49,6 +49,8 @@ def test_diagram_names_every_transition_of_every_state_machine():
         "kernel/caseevent",
         "kernel/delegation",
         "kernel/citation",
+        "documents/issueddocument",
+        "outbox/outgoingmessage",
     ],
 )
 def test_admin_pages_open(client, superuser, model):

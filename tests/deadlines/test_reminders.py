@@ -11,13 +11,14 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from cases import tasks
 from cases.deadlines import reminders
 from cases.deadlines.business_days import BusinessCalendar
-from cases.models import Deadline, OutgoingMessage, Reminder, StaffDigest
-from cases.outbox import services as outbox
+from cases.models import Deadline, Reminder, StaffDigest
 from kernel.humanize import human_date, human_long_date, human_short_date
 from kernel.models import CaseEvent
+from outbox import services as outbox
+from outbox import tasks
+from outbox.models import OutgoingMessage
 
 from .conftest import deadline_on
 

@@ -11,9 +11,10 @@ from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
 from cases.deadlines import reminders
-from cases.models import OutgoingMessage, Reminder
-from cases.outbox import services as outbox
+from cases.models import Reminder
 from cases.services import case_open
+from outbox import services as outbox
+from outbox.models import OutgoingMessage
 from portal.services import portal_issue, reminders_set
 from tests.enforcement.conftest import (  # noqa: F401 (fixtures)
     agent,

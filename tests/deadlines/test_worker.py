@@ -13,8 +13,10 @@ from kombu.exceptions import OperationalError
 
 from cases import tasks
 from cases.deadlines import reminders
-from cases.models import OutgoingMessage, Reminder
+from cases.models import Reminder
 from kernel.models import CaseEvent
+from outbox import tasks as outbox_tasks
+from outbox.models import OutgoingMessage
 
 from .conftest import deadline_on, wait_for
 
@@ -86,14 +88,14 @@ def test_a_sweep_after_a_broker_outage_sends_what_was_missed(
         raise OperationalError("Error 111 connecting to broker: Connection refused")
 
     with monkeypatch.context() as outage:
-        outage.setattr(tasks.deliver_message, "apply_async", refuse)
+        outage.setattr(outbox_tasks.deliver_message, "apply_async", refuse)
         reminders.sweep_reminders()  # the row is committed; the hand-over fails
     reminder = Reminder.objects.get()
     message = OutgoingMessage.objects.get(kind="reminder", object_id=reminder.pk)
     assert reminder.sent_at is None and message.is_pending
     assert _to(smo_user.email) == []
 
-    tasks.sweep_outbox.delay()  # the broker is back
+    outbox_tasks.sweep_outbox.delay()  # the broker is back
     wait_for(lambda: _to(smo_user.email), "the missed reminder")
     _sentinel(smo_user)
     assert len(_to(smo_user.email)) == 1
@@ -116,7 +118,7 @@ def test_a_message_lost_while_the_worker_was_down_is_sent_by_a_later_sweep(
     with start_worker(
         clean_broker, pool="solo", perform_ping_check=False, loglevel="WARNING"
     ):
-        tasks.sweep_outbox.delay()
+        outbox_tasks.sweep_outbox.delay()
         wait_for(lambda: _to(smo_user.email), "the lost reminder")
         _sentinel(smo_user)
     assert len(_to(smo_user.email)) == 1

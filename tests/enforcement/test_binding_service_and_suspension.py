@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from cases.deadlines.services import compute_due
 from cases.models import Deadline
-from cases.views.actions import CONFIRM_MISSING
 from documents.contracts import DocumentKind
 from enforcement.models import AccessSuspension, ServiceRecord
+from kernel.actions import CONFIRM_MISSING
 from kernel.humanize import human_date
 from tests.steps import case_confirmed, confirmed
 from tests.visible import visible_text

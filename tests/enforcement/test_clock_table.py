@@ -13,12 +13,13 @@ from django.core import mail
 
 from cases.deadlines.reminders import sweep_reminders
 from cases.deadlines.services import deadlines_for
-from cases.models import Deadline, OutgoingMessage
+from cases.models import Deadline
 from cases.services import case_run_transition
 from enforcement.models import AppealStatus, Decision, NoticeStatus
 from enforcement.services import appeals as appeal_services
 from enforcement.services import notices as notice_services
 from kernel.workflow import Refused
+from outbox.models import OutgoingMessage
 
 from .conftest import aware, draft, schedule_hearing, village_day
 

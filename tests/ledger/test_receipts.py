@@ -6,11 +6,11 @@ import datetime as dt
 
 import pytest
 
-from cases.models import OutgoingMessage
 from documents.contracts import DocumentKind
 from documents.selectors import latest_document
 from documents.services import document_render
 from ledger import services
+from outbox.models import OutgoingMessage
 
 from .conftest import ISSUED
 

@@ -29,7 +29,7 @@ def eager_celery():
 @pytest.fixture
 def handed(monkeypatch):
     """Records the delivery tasks handed to the broker instead of queueing them."""
-    from cases import tasks
+    from outbox import tasks
 
     calls = []
     monkeypatch.setattr(
@@ -42,7 +42,7 @@ def handed(monkeypatch):
 def broker_down(monkeypatch):
     from kombu.exceptions import OperationalError
 
-    from cases import tasks
+    from outbox import tasks
 
     def refuse(*args, **kwargs):
         raise OperationalError("Error 111 connecting to broker: Connection refused")

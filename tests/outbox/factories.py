@@ -4,7 +4,7 @@ import factory
 from django.contrib.contenttypes.models import ContentType
 from django.utils import timezone
 
-from cases.models import OutgoingMessage
+from outbox.models import OutgoingMessage
 from tests.cases.factories import ReportFactory
 
 

@@ -7,10 +7,10 @@ from django.contrib.contenttypes.models import ContentType
 from django.core.files.base import ContentFile
 from django.core.mail.backends.base import BaseEmailBackend
 
-from cases.models import OutgoingMessage
-from cases.outbox.services import message_deliver
 from documents.contracts import DocumentKind
 from documents.models import IssuedDocument
+from outbox.models import OutgoingMessage
+from outbox.services import message_deliver
 
 
 def deliver_queued(*kinds: str, **kwargs) -> int:

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 HAND_OVER = """
 import json, time, django
 django.setup()
-from cases.outbox.services import message_enqueue
+from outbox.services import message_enqueue
 start = time.monotonic()
 handed = message_enqueue(1)
 print(json.dumps({"handed": handed, "seconds": time.monotonic() - start}))

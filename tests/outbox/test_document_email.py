@@ -5,8 +5,9 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from cases.models import CaseParty, OutgoingMessage, Party
+from cases.models import CaseParty, Party
 from cases.services import case_open
+from outbox.models import OutgoingMessage
 
 from .helpers import deliver_queued, issued_document
 

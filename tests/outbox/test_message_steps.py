@@ -6,15 +6,15 @@ and changes nothing."""
 import pytest
 from django.core import mail
 
-from cases.models import OutgoingMessage
-from cases.outbox.services import (
+from cases.services import case_open
+from kernel.models import CaseEvent
+from kernel.workflow import Refused
+from outbox.models import OutgoingMessage
+from outbox.services import (
     message_deliver,
     message_record_failure,
     message_retry,
 )
-from cases.services import case_open
-from kernel.models import CaseEvent
-from kernel.workflow import Refused
 
 from .factories import OutgoingMessageFactory
 

@@ -12,14 +12,15 @@ from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from cases import tasks
 from cases.deadlines import reminders
-from cases.models import OutgoingMessage, Reminder, Report
-from cases.outbox import services as outbox
+from cases.models import Reminder, Report
 from cases.reports.services import report_submit
 from cases.services import case_open
 from kernel.models import CaseEvent
 from kernel.workflow import Refused
+from outbox import services as outbox
+from outbox import tasks
+from outbox.models import OutgoingMessage
 from tests.deadlines.conftest import deadline_on
 from tests.reports.helpers import valid_post
 
@@ -219,13 +220,33 @@ def test_the_task_retries_until_the_last_attempt_and_leaves_the_row_failed(setti
     assert mail.outbox == []
 
 
+def test_a_kind_no_app_composes_fails_with_words_not_silently(monkeypatch):
+    """A kind whose app registered no composer (outbox.services.register_composer)
+    is not sent and not retried for ever: the SMO reads why on the outbox page."""
+    message = _receipt()
+    monkeypatch.delitem(outbox.COMPOSERS, message.kind)
+    tasks.deliver_message.apply(args=[message.pk])
+    message.refresh_from_db()
+    assert message.is_failed and message.attempts == 1
+    assert "No composer registered for 'receipt'" in message.last_error
+    assert mail.outbox == []
+
+
+def test_the_reminders_and_digests_are_composed_by_the_deadlines():
+    """cases registers them in its ready(): the outbox names no upper module."""
+    from cases.deadlines import reminders
+
+    assert outbox.COMPOSERS[OutgoingMessage.Kind.REMINDER] is reminders.compose_reminder
+    assert outbox.COMPOSERS[OutgoingMessage.Kind.DIGEST] is reminders.compose_digest
+
+
 def test_an_error_retrying_cannot_mend_fails_at_once(settings, monkeypatch):
     message = _receipt()
 
     def broken(*args, **kwargs):
         raise ValueError("template variable missing")
 
-    monkeypatch.setattr(outbox, "compose_stored", broken)
+    monkeypatch.setitem(outbox.COMPOSERS, message.kind, broken)
     tasks.deliver_message.apply(args=[message.pk])
     message.refresh_from_db()
     assert message.is_failed and message.attempts == 1
@@ -275,7 +296,7 @@ def test_a_requeued_row_of_a_killed_worker_is_sent_once():
 
 def test_the_outbox_sweep_is_on_the_static_beat_schedule(settings):
     entry = settings.CELERY_BEAT_SCHEDULE["outbox-sweep"]
-    assert entry["task"] == "cases.tasks.sweep_outbox"
+    assert entry["task"] == "outbox.tasks.sweep_outbox"
     assert entry["schedule"] < settings.OUTBOX_REQUEUE_AFTER_SECONDS
 
 

@@ -6,8 +6,8 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from cases.models import OutgoingMessage
 from cases.services import case_open
+from outbox.models import OutgoingMessage
 
 from .factories import OutgoingMessageFactory
 
@@ -129,5 +129,5 @@ def test_the_page_costs_the_same_for_3_and_30_rows(
 def test_the_admin_lists_the_outbox_read_only(client, superuser):
     OutgoingMessageFactory(failed=True)
     client.force_login(superuser)
-    assert client.get("/admin/cases/outgoingmessage/").status_code == 200
-    assert client.get("/admin/cases/outgoingmessage/add/").status_code == 403
+    assert client.get("/admin/outbox/outgoingmessage/").status_code == 200
+    assert client.get("/admin/outbox/outgoingmessage/add/").status_code == 403

@@ -9,8 +9,9 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from cases import tasks
-from cases.models import OutgoingMessage, Report
+from cases.models import Report
+from outbox import tasks
+from outbox.models import OutgoingMessage
 from tests.reports.helpers import valid_post
 
 from .helpers import FlakyBackend

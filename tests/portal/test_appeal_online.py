@@ -17,11 +17,12 @@ from django.test import Client
 from django.urls import reverse
 from PIL import Image
 
-from cases.models import Deadline, OutgoingMessage
+from cases.models import Deadline
 from enforcement.models import Appeal, AppealDocument
 from enforcement.services.appeals import appeal_due_date, hearing_by
 from kernel.humanize import human_date, human_datetime
 from kernel.models import CaseEvent
+from outbox.models import OutgoingMessage
 from portal.services import portal_issue
 from tests.visible import visible_text
 

@@ -4,13 +4,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from cases.models import (
-    CaseStatus,
-    Note,
-    OutgoingMessage,
-    Report,
-    ReportNotification,
-)
+from cases.models import CaseStatus, Note, Report, ReportNotification
 from cases.reports import public_status
 from cases.reports.selectors import normalize_tracking_code
 from cases.reports.services import (
@@ -18,6 +12,7 @@ from cases.reports.services import (
     report_submit,
 )
 from cases.services import case_open, case_run_transition
+from outbox.models import OutgoingMessage
 from tests.outbox.helpers import deliver_queued
 
 from .helpers import category, open_case_for

@@ -12,10 +12,10 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from cases.deadlines.reminders import sweep_reminders
-from cases.models import OutgoingMessage
 from enforcement.services import notices as notice_svc
 from kernel.humanize import human_date
 from kernel.models import CaseEvent
+from outbox.models import OutgoingMessage
 from portal.services import live_access
 from tests.conftest import browser_sign_in
 from tests.enforcement.conftest import draft

@@ -8,12 +8,12 @@ from django.views.decorators.http import require_POST
 
 from documents.models import IssuedDocument
 from documents.selectors import document_for_reader
+from kernel.actions import attempt
 from kernel.roles import CASE_READERS, Role, role_required
 
-from ..models import OutgoingMessage
-from ..views.actions import attempt
 from . import selectors, services
 from .forms import DocumentEmailForm
+from .models import OutgoingMessage
 
 
 @role_required(Role.SMO)

@@ -3,8 +3,8 @@
 A row is written in the same transaction as the change that causes it (a report
 filed, a public status changed, a reminder or digest due, a document e-mailed to
 a party), so a rolled-back change sends nothing and a committed one is never
-lost. The Celery task `cases.tasks.deliver_message` sends it later, outside any
-web request (cases.outbox.services has the whole design)."""
+lost. The Celery task `outbox.tasks.deliver_message` sends it later, outside any
+web request (outbox.services has the whole design)."""
 
 from django.conf import settings
 from django.contrib.contenttypes.fields import GenericForeignKey
@@ -91,6 +91,7 @@ class OutgoingMessage(ConcurrentTransitionMixin, models.Model):
     )
 
     class Meta:
+        db_table = "cases_outgoingmessage"  # kept when the outbox left cases (issue 30)
         ordering = ["-created_at", "-id"]
         constraints = [
             # Queueing is idempotent: one message per cause, kind and recipient.
@@ -138,7 +139,7 @@ class OutgoingMessage(ConcurrentTransitionMixin, models.Model):
         """The SMO can put it back in the queue (only a failed delivery)."""
         return self.is_failed
 
-    # --- the delivery's steps (cases.outbox.services): the worker's, never a
+    # --- the delivery's steps (outbox.services): the worker's, never a
     # page button (fired with workflow.fire_locked on the row it holds) ---------
     @transition(
         status,

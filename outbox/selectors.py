@@ -3,7 +3,7 @@
 from django.db.models import Count, F, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 
-from ..models import OutgoingMessage
+from .models import OutgoingMessage
 
 Status = OutgoingMessage.Status
 PAGE_LIMIT = 200

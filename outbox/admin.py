@@ -1,9 +1,10 @@
 """Admin for the outbox: read-only (rows change only through
-cases.outbox.services; the SMO retries a failed one on the outbox page)."""
+outbox.services; the SMO retries a failed one on the outbox page)."""
 
 from django.contrib import admin
 
-from .admin_deadlines import ReadOnlyAdmin
+from kernel.admin import ReadOnlyAdmin
+
 from .models import OutgoingMessage
 
 

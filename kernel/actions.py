@@ -7,7 +7,7 @@ Views never test a status or a role name to decide what to show: they call
 
 A legally binding step (`"binding": True` in its transition's `custom`) asks for
 a ticked "I confirm: …" box saying what it does and starts
-(`cases.confirmations`); the box is a field of the step's form, so a POST
+(`kernel.confirmations`); the box is a field of the step's form, so a POST
 without it is refused by the form, server-side, with the user's input kept."""
 
 from django import forms as django_forms
@@ -17,11 +17,8 @@ from django.http import Http404
 from django.shortcuts import redirect
 from django.utils.html import format_html, format_html_join
 
-from documents.contracts import FactsInvalid
-from documents.services import DocumentError
-from kernel.workflow import CaseChangedError, Refused, actions, transitions_of
-
-from ..confirmations import confirm_text, is_binding
+from .confirmations import confirm_text, is_binding
+from .workflow import CaseChangedError, Refused, actions, transitions_of
 
 
 class NoInput:
@@ -82,7 +79,7 @@ def confirmed_form_class(form_class, instance, builder: str):
     filing and mailing, a notice's service), a document's issue, a warrant
     application's start: `form_class` (or `NoInput`, for an act that asks for
     nothing else) with the same "I confirm: …" box, in the words of
-    `cases.confirmations` builder `builder`. Unticked, the form is invalid and
+    `kernel.confirmations` builder `builder`. Unticked, the form is invalid and
     `attempt` does nothing, keeping the user's input."""
     return with_confirmation(form_class, confirm_text(instance, {"confirm": builder}))
 
@@ -215,10 +212,10 @@ def show_refusal(
         messages.error(request, str(exc))
         if on_changed is not None:
             on_changed()
-    elif isinstance(exc, DocumentError):
-        messages.error(request, str(exc))
-    elif isinstance(exc, FactsInvalid):
-        # The document would say less than the law requires: nothing was saved.
+    elif isinstance(exc, Refused) and not exc.on_form:
+        messages.error(request, refusal_html(exc))
+    elif isinstance(exc, Refused) and exc.nothing_done:
+        # The record would say less than the law requires: nothing was saved.
         messages.error(request, f"{exc}. Nothing was {nothing}.")
         if form is not None:
             form.add_error(None, str(exc))

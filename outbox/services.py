@@ -4,7 +4,7 @@ How it works:
 - A service that causes a message calls `message_queue(...)` inside its own
   transaction: the `OutgoingMessage` row lands with the change, or not at all.
   A row is unique per (kind, source, recipient): queueing twice returns the first.
-- On commit, `message_enqueue` hands `cases.tasks.deliver_message(id)` to the
+- On commit, `message_enqueue` hands `outbox.tasks.deliver_message(id)` to the
   broker. If the broker is down the error is logged and swallowed (the web
   request still succeeds) and the sweep hands the row over later. Nothing in a
   web request talks to the mail server or writes after its commit.
@@ -22,7 +22,7 @@ How it works:
   once for any other error, the row is `failed` with the error text. The SMO sees
   it on the outbox page (and a count on the dashboard) and can retry it there
   (`message_retry`).
-- `message_requeue_stale` (beat: `cases.tasks.sweep_outbox`) hands again every row
+- `message_requeue_stale` (beat: `outbox.tasks.sweep_outbox`) hands again every row
   still pending OUTBOX_REQUEUE_AFTER_SECONDS after its creation or last hand-over:
   the broker was down at commit, the message was lost, or the worker was killed
   mid-send.
@@ -36,8 +36,9 @@ How it works:
   one their kind writes (after_sent).
 - What is sent: receipts, status changes and documents are rendered when queued
   (the row holds the text). Reminders and digests are composed when sent, from
-  the deadlines as they are then (cases.deadlines.reminders); one whose deadline
-  was closed meanwhile is not needed any more and the row is `skipped`.
+  the deadlines as they are then (cases.deadlines.reminders, registered by
+  CasesConfig.ready() with `register_composer`); one whose deadline was closed
+  meanwhile is not needed any more and the row is `skipped`.
 """
 
 from __future__ import annotations
@@ -51,17 +52,20 @@ from smtplib import SMTPException
 
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ImproperlyConfigured
 from django.core.mail import EmailMessage
 from django.db import connection, transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.module_loading import import_string
 
+from documents.models import IssuedDocument
+from documents.services import may_issue
 from kernel.roles import Role, require_role
+from kernel.timeline import record_event
 from kernel.workflow import Refused, fire_locked, run
 
-from ..models import OutgoingMessage
+from .models import OutgoingMessage
 
 log = logging.getLogger(__name__)
 
@@ -95,15 +99,17 @@ class Draft:
 
 
 # Which function composes each kind at sending time: one table, explicit, so a
-# reader can follow what a message does (no signals).
-COMPOSERS = {
-    Kind.RECEIPT: "cases.outbox.services.compose_stored",
-    Kind.STATUS_CHANGE: "cases.outbox.services.compose_stored",
-    Kind.REMINDER: "cases.deadlines.reminders.compose_reminder",
-    Kind.DIGEST: "cases.deadlines.reminders.compose_digest",
-    Kind.DOCUMENT: "cases.outbox.services.compose_document",
-    Kind.APPEAL_RECEIPT: "cases.outbox.services.compose_stored",
-}
+# reader can follow what a message does (no signals). The kinds whose text is
+# stored when queued, and documents, are the outbox's own (registered at the end
+# of this module); an app whose messages are composed at sending time registers
+# its composer in its AppConfig.ready(): cases, the reminders and staff digests.
+COMPOSERS: dict[str, Callable[..., Draft]] = {}
+
+
+def register_composer(kind: str, composer: Callable[..., Draft]) -> None:
+    """`composer(message, today=)` → Draft composes messages of `kind` when they
+    are sent (or raises MessageNotNeeded / MessageNotReady)."""
+    COMPOSERS[kind] = composer
 
 
 def _setting(name: str, default: int) -> int:
@@ -256,7 +262,7 @@ def message_enqueue_many(message_ids: list[int]) -> int:
 def message_enqueue(message_id: int) -> bool:
     """Hand the delivery task to the broker. Never raises: with the broker down
     the row waits for the sweep (a web request must not fail over an e-mail)."""
-    from .. import tasks
+    from . import tasks  # the task module imports this one
 
     try:
         tasks.deliver_message.apply_async((message_id,))
@@ -312,7 +318,10 @@ def _lock_pending(message_id: int) -> OutgoingMessage | None:
 
 
 def compose(message: OutgoingMessage, *, today: dt.date) -> Draft:
-    return import_string(COMPOSERS[message.kind])(message, today=today)
+    composer = COMPOSERS.get(message.kind)
+    if composer is None:
+        raise ImproperlyConfigured(f"No composer registered for {message.kind!r}")
+    return composer(message, today=today)
 
 
 def message_deliver(*, message_id: int, today: dt.date | None = None) -> bool:
@@ -450,9 +459,6 @@ def compose_stored(message: OutgoingMessage, *, today: dt.date) -> Draft:
 def compose_document(message: OutgoingMessage, *, today: dt.date) -> Draft:
     """A document e-mailed to a party: the stored text, with the issued PDF
     attached; the chronology records that it went out."""
-    from documents.models import IssuedDocument
-    from kernel.timeline import record_event
-
     document = IssuedDocument.objects.select_related("case").get(pk=message.object_id)
     if not document.is_issued:
         if document.error:
@@ -484,8 +490,6 @@ def document_email(*, document, recipient: str, actor) -> OutgoingMessage:
 
     Who: whoever may issue that kind (documents.services.may_issue). Raises
     Refused. Idempotent per document and address."""
-    from documents.services import may_issue
-
     if not may_issue(actor, document.kind):
         raise Refused("Your role may not send this document.")
     context = {"document": document, "village": settings.VILLAGE}
@@ -500,3 +504,8 @@ def document_email(*, document, recipient: str, actor) -> OutgoingMessage:
             case=document.case,
             actor=actor,
         )
+
+
+for _kind in (Kind.RECEIPT, Kind.STATUS_CHANGE, Kind.APPEAL_RECEIPT):
+    register_composer(_kind, compose_stored)
+register_composer(Kind.DOCUMENT, compose_document)
