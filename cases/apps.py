@@ -34,7 +34,8 @@ class CasesConfig(AppConfig):
         input_guard.register_refusal_answer("/open311/", open311.refusal_answer)
 
         # The lists' exports the worker makes in the background (jobs.registry).
-        from . import exports
+        from jobs import exports
+
         from .deadlines import views as deadline_views
         from .views import reports, staff
 

@@ -1,7 +1,8 @@
 from django.conf import settings
 
+from kernel.site_url import site_url
+
 from .navigation import nav_for
-from .site_url import site_url
 
 
 def site(request):
@@ -10,7 +11,7 @@ def site(request):
     user = getattr(request, "user", None)
     return {
         "village": settings.VILLAGE,
-        # The site's address as this page was asked for (cases.site_url).
+        # The site's address as this page was asked for (kernel.site_url).
         "site_url": site_url(request),
         "nav": nav_for(user),
     }

@@ -4,10 +4,10 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from cases.widgets import DateInput
 from kernel.citations import cite
 from kernel.roles import Role
 from kernel.uploads import MAX_FILE_BYTES
+from kernel.widgets import DateInput
 
 from . import services, triage
 from .models import (

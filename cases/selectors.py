@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from django.db.models import Count, Exists, Prefetch, Q, QuerySet, Window
 from django.utils import timezone
 
+from kernel import page_reads
+from kernel.inline_rows import Inline, with_inline
 from kernel.models import CaseEvent, actor_words
 from kernel.roles import CASE_READERS, Role, has_role
 from outbox.selectors import delivery_heads
 
-from . import page_reads
-from .inline_rows import Inline, with_inline
 from .models import (
     CLOSED_STATUSES,
     Case,
@@ -134,7 +134,7 @@ def _presence_of(case: Case) -> dict[str, bool]:
 
 def panel_presence(case: Case) -> dict[str, bool]:
     """Which registered record sets of `case` have rows: one query, once per
-    case page (cases.page_reads); {} off the case page."""
+    case page (kernel.page_reads); {} off the case page."""
     if not page_reads.is_shared(case):
         return {}
     return page_reads.once(case, "panel_presence", lambda: _presence_of(case))
@@ -195,7 +195,7 @@ def newest_reports(limit: int = 5) -> tuple[list[Report], int]:
 
 
 # What a report's evidence shows besides itself (cases/_report_evidence.html),
-# read in the reports' own query (cases.inline_rows), by presence-query key.
+# read in the reports' own query (kernel.inline_rows), by presence-query key.
 REPORT_EVIDENCE = {
     "report_categories": Inline("pollutant_categories", ("sort_order", "name")),
     "report_photos": Inline("photos", ("id",)),
@@ -416,7 +416,7 @@ def case_by_number(number: str) -> Case:
         "exempt_category",
         "opened_by",
     ).filter(number__iexact=number)
-    # Its pollutants in the same query (cases.inline_rows), not a prefetch.
+    # Its pollutants in the same query (kernel.inline_rows), not a prefetch.
     found = with_inline(query, Inline("pollutant_categories", ("sort_order", "name")))
     if not found:
         raise Case.DoesNotExist(f"No case {number}")
@@ -508,7 +508,7 @@ def case_timeline_page(case: Case, *, show_all: bool = False) -> dict:
 
 def case_parties(case: Case) -> list[CaseParty]:
     """The parties named on `case` with their roles; read once on the case page
-    (its parties panel and the respondent's panel, cases.page_reads)."""
+    (its parties panel and the respondent's panel, kernel.page_reads)."""
     return page_reads.once(
         case,
         "case_parties",

@@ -8,9 +8,10 @@ class EnforcementConfig(AppConfig):
         # Register the document builders (documents.registry) of notices,
         # appeals, corrective measures, suspensions and terminations.
         # The lists' exports the worker makes in the background (jobs.registry).
-        # The case's appeal guard asks this on the case page (cases.page_reads).
-        from cases import exports, page_reads
+        # The case's appeal guard asks this on the case page (kernel.page_reads).
         from cases.selectors import register_panel_records
+        from jobs import exports
+        from kernel import page_reads
 
         from . import documents  # noqa: F401
         from .selectors import case_appeal_pending, notice_sets, remedy_sets

@@ -7,10 +7,10 @@ from django.forms import modelform_factory
 from django.utils import timezone
 
 from cases.models import Party
-from cases.widgets import DateInput, DateTimeInput
 from kernel.citations import cite, cited
 from kernel.humanize import human_date, human_time
 from kernel.input_guard import article_number_clean
+from kernel.widgets import DateInput, DateTimeInput
 
 from .models import (
     MAX_COMPLIANCE_DAYS,

@@ -8,14 +8,14 @@ from django.contrib.contenttypes.models import ContentType
 from django.db.models import Count, Prefetch, prefetch_related_objects
 from django.utils import timezone
 
-from cases import page_reads
 from cases.deadlines.engine import RULES
 from cases.deadlines.selectors import case_deadlines
 from cases.deadlines.services import deadlines_for
 from cases.models import CLOSED_WITHOUT_DUTY, Deadline
-from cases.paging import rows_by_ids
 from cases.selectors import has_panel_records, present_among
+from kernel import page_reads
 from kernel.humanize import human_long_date
+from kernel.paging import rows_by_ids
 from kernel.roles import Role, has_role
 
 from .models import (
@@ -66,7 +66,7 @@ def case_notices(case) -> list[NoticeOfViolation]:
     """The notices of `case`, newest first, with their recipient, replacements
     and appeals (with the appellant); read once on the case page (the
     enforcement panel, the appeal guard, the respondent's panel:
-    cases.page_reads)."""
+    kernel.page_reads)."""
     if not has_panel_records(case, "notices"):
         return []
     return page_reads.once(
@@ -340,7 +340,7 @@ APPEAL_SECTION_TITLES = {
 
 def appeal_section(section: str):
     """The appeals of one clerk's list (a key of APPEAL_SECTIONS), most urgent
-    first; read the rows to show through `appeal_rows` (cases.paging)."""
+    first; read the rows to show through `appeal_rows` (kernel.paging)."""
     status, order = APPEAL_SECTIONS[section]
     return Appeal.objects.filter(status=status).order_by(*order)
 

@@ -10,9 +10,9 @@ class InspectionsConfig(AppConfig):
         # The lists' exports the worker makes in the background (jobs.registry).
         # The case page asks in one query which of its panels have records.
         # A case's exemption relies on an SMO written approval in force (R-PRO-3).
-        from cases import exports
         from cases.models.case import register_approval_check
         from cases.selectors import register_panel_records
+        from jobs import exports
 
         from . import documents  # noqa: F401
         from .selectors import approval_in_force, case_record_sets

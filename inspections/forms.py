@@ -4,8 +4,8 @@ from django import forms
 from django.contrib.auth import get_user_model
 
 from cases.models import Case, Outfall, Premises
-from cases.widgets import DateInput, DateTimeInput
 from kernel.roles import Role
+from kernel.widgets import DateInput, DateTimeInput
 
 from .models import (
     BMPRequirement,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from cases.exports import export_paths
+from jobs.exports import export_paths
 
 from . import views
 

@@ -3,7 +3,7 @@
 The jobs app is a shared service below cases, inspections, enforcement and the
 ledger (STYLE.md, "Layers"): it knows nothing of their lists. An upper app
 registers, in its AppConfig.ready(), a :class:`Work` for each kind of job it
-hands over (cases.exports registers every list's export); the worker finds the
+hands over (jobs.exports registers every list's export); the worker finds the
 kind's work here by the name stored on the job row."""
 
 from collections.abc import Callable

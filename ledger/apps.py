@@ -14,7 +14,7 @@ class LedgerConfig(AppConfig):
         hooks.register_all()
 
         # The lists' exports the worker makes in the background (jobs.registry).
-        from cases import exports
+        from jobs import exports
 
         from . import views
 

@@ -1,6 +1,6 @@
-"""The columns of the ledger's exports (cases.exports writes them)."""
+"""The columns of the ledger's exports (jobs.exports writes them)."""
 
-from cases.exports import Column, person
+from jobs.exports import Column, person
 
 LEDGER_COLUMNS = (
     Column("Reference", lambda c: c.reference),

@@ -7,7 +7,7 @@ from decimal import Decimal
 from django import forms
 from django.utils import timezone
 
-from cases.widgets import DateInput
+from kernel.widgets import DateInput
 
 from .models import WINDOW_METHODS, ChargeKind, CourtOutcome
 from .selectors import STATUS_CHOICES

@@ -10,8 +10,8 @@ from decimal import Decimal
 from django.db.models import Q, prefetch_related_objects
 from django.utils import timezone
 
-from cases import page_reads
-from cases.inline_rows import Inline, with_inline
+from kernel import page_reads
+from kernel.inline_rows import Inline, with_inline
 
 from .models import (
     COST_KINDS,
@@ -35,7 +35,7 @@ def charges_base():
 
 def case_charges(case) -> list[Charge]:
     """The charges of `case` with their payments; read once on the case page
-    (its resolve guard and its ledger panel, cases.page_reads)."""
+    (its resolve guard and its ledger panel, kernel.page_reads)."""
     return page_reads.once(case, "ledger.case_charges", lambda: _case_charges(case))
 
 
@@ -57,7 +57,7 @@ def _case_charges(case) -> list[Charge]:
     # appeals (enforcement.selectors.case_notices), not read again.
     from enforcement.selectors import case_notices
 
-    # Its payments in the charges' own query (cases.inline_rows).
+    # Its payments in the charges' own query (kernel.inline_rows).
     charges = with_inline(
         rows.prefetch_related(None), Inline("payments", ("received_on", "id"))
     )

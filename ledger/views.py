@@ -7,9 +7,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from cases import exports
 from documents.contracts import DocumentKind
 from documents.selectors import latest_document
+from jobs import exports
 from kernel.actions import attempt, confirmed_form_class
 from kernel.humanize import money
 from kernel.roles import CASE_READERS, Role, has_role, role_required

@@ -3,7 +3,7 @@
 
 from django.urls import reverse
 
-from cases.site_url import site_url
+from kernel.site_url import site_url
 
 from .models import PortalAccess
 

@@ -7,9 +7,9 @@ import dataclasses
 
 from django.urls import reverse
 
-from cases.site_url import site_url
 from documents import registry
 from documents.contracts import DocumentFacts, OnlineAccess
+from kernel.site_url import site_url
 
 from .services import code_for_document
 

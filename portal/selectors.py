@@ -237,7 +237,7 @@ def staff_panel(case) -> list[PartyAccessRow]:
             .prefetch_related("files"),
             key=lambda c: (not c.is_pending, c.submitted_at),
         )
-    # the notices and parties the case page reads anyway (cases.page_reads)
+    # the notices and parties the case page reads anyway (kernel.page_reads)
     online = sorted(
         (
             appeal

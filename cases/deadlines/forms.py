@@ -5,8 +5,8 @@ import datetime as dt
 from django import forms
 from django.utils import timezone
 
-from cases.widgets import DateInput
 from kernel.humanize import human_long_date
+from kernel.widgets import DateInput
 
 from ..models import Deadline, OfficeClosure
 from .engine import RULES

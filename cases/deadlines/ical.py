@@ -3,7 +3,7 @@ provide (hearings, inspections), and the Board's hearings feed of enforcement.
 One writer, :func:`render_calendar`, on the ``icalendar`` package (RFC 5545:
 CRLF line ends, TEXT escaping, lines folded at 75 octets, a DTSTAMP on every
 event, a DTEND on every event); every URL in a feed is absolute, on the site's
-address as the feed was asked for it (cases.site_url: SITE_URL if set, else the
+address as the feed was asked for it (kernel.site_url: SITE_URL if set, else the
 request's host), since a calendar program has no page to resolve a path
 against. UIDs name no host (``…@poquott-ms4``, :func:`event_uid`): the same
 event keeps its UID whatever address the feed is read on.
@@ -33,9 +33,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from kernel.roles import is_staff_member
+from kernel.site_url import absolute_url
 
 from ..models import CalendarFeedToken, Deadline
-from ..site_url import absolute_url
 from . import selectors
 
 log = logging.getLogger(__name__)

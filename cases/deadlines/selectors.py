@@ -7,10 +7,10 @@ from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from kernel import page_reads
+from kernel.inline_rows import Inline, with_inline
 from kernel.roles import Role, has_role
 
-from .. import page_reads
-from ..inline_rows import Inline, with_inline
 from ..models import Deadline, OfficeClosure, Reminder
 from . import engine
 
@@ -166,7 +166,7 @@ def case_deadlines(case) -> list[Deadline]:
     case's related manager, so each deadline's `case` is `case` itself (no join
     of the cases table, whose many indexes make planning the join cost more than
     the query). Read once on the case page (its deadline panel and the notices'
-    key dates, cases.page_reads)."""
+    key dates, kernel.page_reads)."""
     return page_reads.once(
         case,
         "case_deadlines",
@@ -179,7 +179,7 @@ def _with_reminders_of(case) -> QuerySet | list[Deadline]:
     from ..selectors import has_panel_records
 
     if has_panel_records(case, "reminders"):
-        if page_reads.is_shared(case):  # in the deadlines' query (cases.inline_rows)
+        if page_reads.is_shared(case):  # in the deadlines' query (kernel.inline_rows)
             return with_inline(rows, Inline("reminders", ("created_at",)))
         return with_reminders(rows)
     # the case page found none: an empty prefetch, no query

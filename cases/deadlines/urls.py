@@ -1,6 +1,7 @@
 from django.urls import path
 
-from ..exports import export_paths
+from jobs.exports import export_paths
+
 from . import views
 
 app_name = "deadlines"

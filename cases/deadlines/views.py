@@ -9,14 +9,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from jobs import exports
 from kernel.actions import attempt
 from kernel.citations import UnknownCitation, citation
 from kernel.humanize import human_date
 from kernel.roles import Role, has_role, role_required
+from kernel.site_url import site_url
 
-from .. import exports
 from ..models import Deadline, OfficeClosure, Reminder
-from ..site_url import site_url
 from . import ical, selectors, services
 from .engine import RULES, UnknownRule
 from .forms import (

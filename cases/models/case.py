@@ -12,10 +12,10 @@ from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 from simple_history.models import HistoricalRecords
 
+from kernel import page_reads
 from kernel.roles import smo_permission
 from kernel.workflow import guard
 
-from .. import page_reads
 from ..balances import owed_on
 from .premises import Outfall, Party, Premises
 from .records import CaseParty

@@ -66,7 +66,7 @@ ATTRIBUTES = [
 
 
 def discovery(site: str) -> dict:
-    """`site`: the site's address as cases.site_url.site_url(request) gives it."""
+    """`site`: the site's address as kernel.site_url.site_url(request) gives it."""
     village = settings.VILLAGE
     return {
         "changeset": CHANGESET,

@@ -14,11 +14,11 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
 from kernel.input_guard import ascii_digits
+from kernel.site_url import site_url
 
 from ..models import PollutantCategory, Report
 from ..reports import ratelimit, selectors
 from ..reports.services import ReportRefused, report_submit
-from ..site_url import site_url
 from . import documents, keys
 from .forms import Open311Invalid, parse_datetime_param, parse_request
 from .serializers import error, respond

@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from ..exports import export_paths
+from jobs.exports import export_paths
+
 from ..views import reports
 
 app_name = "reports"

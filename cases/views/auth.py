@@ -6,9 +6,10 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView, PasswordResetView
 
+from kernel.site_url import site_url
+
 from .. import throttle
 from ..reports import ratelimit
-from ..site_url import site_url
 
 
 class ThrottledSignInMixin:

@@ -13,8 +13,7 @@ from kernel.delegations import delegation_end, delegation_grant
 from kernel.humanize import human_date
 from kernel.models import Delegation
 from kernel.roles import Role, may_delegate, role_required
-
-from ..widgets import DateInput
+from kernel.widgets import DateInput
 
 STAFF = tuple(Role)
 

@@ -5,8 +5,9 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from kernel.site_url import site_url
+
 from ..models import ExemptCategory, PollutantCategory
-from ..site_url import site_url
 
 
 @require_GET

@@ -8,10 +8,10 @@ from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from jobs import exports
 from kernel.actions import attempt
 from kernel.roles import CASE_READERS, ORIGINAL_READERS, Role, role_required
 
-from .. import exports
 from ..models import Report, ReportPhoto
 from ..reports import public_status, ratelimit, selectors
 from ..reports.forms import BOUNDS, CENTRE, ReportForm, StaffReportForm

@@ -10,12 +10,15 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
+from jobs import exports
+from kernel import page_reads
 from kernel.actions import attempt, refusal_html, step_custom, with_confirmation
 from kernel.confirmations import confirm_text, is_binding
+from kernel.paging import IdsFirstPaginator
 from kernel.roles import CASE_READERS, CASE_WRITERS, Role, has_role, role_required
 from kernel.workflow import Refused, reasons_not
 
-from .. import exports, page_reads, selectors, services
+from .. import selectors, services
 from ..forms import (
     TRANSITION_FORMS,
     AttachmentForm,
@@ -28,7 +31,6 @@ from ..forms import (
     ReferralOutcomeForm,
 )
 from ..models import Attachment, Case
-from ..paging import IdsFirstPaginator
 from ..services import SAFE_INLINE_TYPES
 
 PAGE_SIZE = 25

@@ -6,12 +6,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from cases import exports
 from cases.deadlines.ical import calendar_response, user_of_token
 from cases.models import Party
-from cases.paging import IdsFirstPaginator
-from cases.site_url import site_url
 from documents.packets import packet_job
+from jobs import exports
 from kernel.actions import (
     action_forms,
     confirmed_form_class,
@@ -20,7 +18,9 @@ from kernel.actions import (
 )
 from kernel.humanize import human_date, human_datetime
 from kernel.input_guard import ascii_digits
+from kernel.paging import IdsFirstPaginator
 from kernel.roles import has_role, role_required
+from kernel.site_url import site_url
 from kernel.uploads import sniffed_type
 
 from .. import selectors

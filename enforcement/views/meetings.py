@@ -7,8 +7,8 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from cases.site_url import site_url
 from kernel.roles import Role, has_role, role_required
+from kernel.site_url import site_url
 
 from .. import selectors
 from ..documents.hearing import agenda_text

@@ -4,8 +4,8 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from cases import exports
 from cases.models import Case, Party
+from jobs import exports
 from kernel.actions import (
     action_forms,
     confirmed_form_class,

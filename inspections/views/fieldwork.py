@@ -7,8 +7,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from cases import exports
 from cases.models import Case, Premises
+from jobs import exports
 from kernel.actions import attempt, confirmation_form, take_step
 from kernel.humanize import human_date, human_datetime
 from kernel.roles import CASE_READERS, Role, has_role

@@ -4,8 +4,8 @@ from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
-from cases import exports
 from cases.models import Outfall
+from jobs import exports
 from kernel.actions import attempt
 from kernel.roles import CASE_READERS, Role, has_role
 

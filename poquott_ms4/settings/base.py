@@ -237,7 +237,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # Unset, a page, a feed or an Open311 document names the host it was asked on
 # (request.build_absolute_uri; ALLOWED_HOSTS refuses any other host), and what
 # has no request (the worker's e-mails) says http://127.0.0.1:$PORT, the port of
-# `make run` (cases.site_url).
+# `make run` (kernel.site_url).
 SITE_URL_SET = bool(env.str("SITE_URL", default="").strip())
 SITE_URL = env.str(
     "SITE_URL", default=f"http://127.0.0.1:{env.int('PORT', default=8000)}"

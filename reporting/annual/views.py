@@ -10,10 +10,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from cases.exports import Column, csv_lines
 from documents.contracts import DocumentKind
 from documents.selectors import documents_of, latest_document
 from documents.services import document_verify
+from jobs.exports import Column, csv_lines
 from kernel.actions import action_forms, attempt, take_step
 from kernel.roles import CASE_READERS, CASE_WRITERS, has_role, role_required
 

@@ -26,9 +26,9 @@ from cases.models import CaseKind, CaseStatus, Outfall, Report
 from cases.open311 import documents as open311_documents
 from cases.open311.views import DEFAULT_WINDOW_DAYS, MAX_RESULTS
 from cases.reports import selectors as report_selectors
-from cases.site_url import absolute_url
 from inspections.models import Inspection, InspectionStatus, OutfallScreening
 from kernel import humanize
+from kernel.site_url import absolute_url
 from kernel.templatetags.human_tags import plain_name
 
 # A map of more points than this is unreadable and slow; the response says so.

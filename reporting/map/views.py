@@ -14,8 +14,8 @@ from django.views.decorators.http import require_GET
 
 from cases.forms import CaseFilterForm
 from cases.reports.forms import BOUNDS, CENTRE
-from cases.site_url import site_url
 from kernel.roles import CASE_READERS, role_required
+from kernel.site_url import site_url
 
 from . import geo
 

@@ -4,7 +4,7 @@ kinds of record it does not have (one EXISTS query), so it reads as many queries
 for three notices, appeals, fines, payments, inspections and reports as for one,
 and at most 15 for a case with every kind of record: a set of child rows
 (reminders, payments, a report's pollutants and photos, the case's pollutants)
-comes inside its parents' query (cases.inline_rows), not in one of its own."""
+comes inside its parents' query (kernel.inline_rows), not in one of its own."""
 
 import datetime as dt
 from decimal import Decimal
@@ -43,7 +43,7 @@ from .test_evidence_in_view import _report
 pytestmark = pytest.mark.django_db
 
 CASE_PAGE_QUERY_BUDGET = 15
-FULL_CASE_QUERY_BUDGET = 15  # 20 before cases.inline_rows (bench/NOTES.md)
+FULL_CASE_QUERY_BUDGET = 15  # 20 before kernel.inline_rows (bench/NOTES.md)
 ISSUED = dt.date(2026, 3, 3)
 
 
@@ -166,10 +166,10 @@ def test_a_case_with_notices_appeals_reports_and_deadlines_reads_15_queries(
 def test_children_read_inline_are_the_rows_the_orm_reads(
     confirmed_case, smo_user, clerk_user, owner
 ):
-    """cases.inline_rows gives each child every field as the ORM does (dates,
+    """kernel.inline_rows gives each child every field as the ORM does (dates,
     aware datetimes, money at its places, files), in the prefetch's order."""
-    from cases.inline_rows import Inline, with_inline
     from cases.models import Deadline
+    from kernel.inline_rows import Inline, with_inline
     from ledger.models import Payment
 
     for _ in range(2):

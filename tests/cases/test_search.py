@@ -119,7 +119,7 @@ def numbers_on(html: str) -> list[str]:
 
 
 def test_pages_read_ids_first_show_every_case_once_newest_first(smo_client, db):
-    """cases.paging.IdsFirstPaginator: each page is the next 25 of the list's
+    """kernel.paging.IdsFirstPaginator: each page is the next 25 of the list's
     order; the query count is the same on the first and the last page."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

@@ -1,7 +1,7 @@
 # ruff: noqa: F811  (the enforcement fixtures are imported, then requested)
 """Every iCal feed, through the real providers, parsed back with icalendar: one
 writer (folded, escaped), and every URL absolute on the site's address:
-SITE_URL when it is set, else the host the feed was asked on (cases.site_url);
+SITE_URL when it is set, else the host the feed was asked on (kernel.site_url);
 UIDs the same on every host."""
 
 import datetime as dt

@@ -1,4 +1,4 @@
-"""Issue 17: `cases.exports.neutralise` (OWASP CSV injection) and the cell values:
+"""Issue 17: `jobs.exports.neutralise` (OWASP CSV injection) and the cell values:
 text that a spreadsheet would run gets a leading quote, numbers stay numbers."""
 
 import datetime as dt
@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cases.exports import neutralise, plain
+from jobs.exports import neutralise, plain
 
 from .helpers import HOSTILE
 
@@ -43,7 +43,7 @@ def test_control_characters_xml_cannot_hold_are_dropped_from_the_xlsx_only():
 
     import openpyxl
 
-    from cases.exports import Column, csv_lines, write_xlsx
+    from jobs.exports import Column, csv_lines, write_xlsx
 
     columns = (Column("Description", lambda r: r), Column("Amount", lambda r: -2))
     rows = ["Bell\x07 and\x00 null", "=1+1"]

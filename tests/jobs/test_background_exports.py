@@ -196,7 +196,7 @@ def test_the_page_sees_the_progress_while_the_worker_writes(
 
 
 def test_the_progress_is_counted_per_chunk(smo_client, smo_user, monkeypatch):
-    from cases import exports
+    from jobs import exports
 
     monkeypatch.setattr(exports, "CHUNK_SIZE", 2)
     _cases(smo_user, 5)
