@@ -19,6 +19,7 @@ from kernel.site_url import site_url
 from ..models import Deadline, OfficeClosure, Reminder
 from . import ical, selectors, services
 from .engine import RULES, UnknownRule
+from .exports import DEADLINES
 from .forms import (
     CalculatorForm,
     ClosureForm,
@@ -166,7 +167,7 @@ def deadline_export_rows(request):
 DEADLINES_EXPORT = exports.ListExport(
     name="deadlines",
     title="Deadlines",
-    columns=exports.DEADLINES,
+    columns=DEADLINES,
     rows=deadline_export_rows,
     roles=READERS,
     list_url="deadlines:list",

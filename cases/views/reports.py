@@ -12,6 +12,7 @@ from jobs import exports
 from kernel.actions import attempt
 from kernel.roles import CASE_READERS, ORIGINAL_READERS, Role, role_required
 
+from ..exports import REPORTS
 from ..models import Report, ReportPhoto
 from ..reports import public_status, ratelimit, selectors
 from ..reports.forms import BOUNDS, CENTRE, ReportForm, StaffReportForm
@@ -162,7 +163,7 @@ def staff_report_list(request):
 REPORTS_EXPORT = exports.ListExport(
     name="reports-awaiting-triage",
     title="Reports awaiting triage",
-    columns=exports.REPORTS,
+    columns=REPORTS,
     rows=lambda request: selectors.reports_in_triage(),
     roles=(Role.SMO,),
 )

@@ -19,6 +19,7 @@ from kernel.roles import CASE_READERS, CASE_WRITERS, Role, has_role, role_requir
 from kernel.workflow import Refused, reasons_not
 
 from .. import selectors, services
+from ..exports import CASES
 from ..forms import (
     TRANSITION_FORMS,
     AttachmentForm,
@@ -135,7 +136,7 @@ def case_export_rows(request):
 CASES_EXPORT = exports.ListExport(
     name="cases",
     title="Cases",
-    columns=exports.CASES,
+    columns=CASES,
     rows=case_export_rows,
     roles=CASE_READERS,
     list_url="cases:list",

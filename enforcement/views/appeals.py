@@ -25,6 +25,7 @@ from kernel.uploads import sniffed_type
 
 from .. import selectors
 from ..documents.hearing import hearing_move_words
+from ..exports import APPEALS
 from ..forms import (
     APPEAL_STEP_FORMS,
     AppealForm,
@@ -105,7 +106,7 @@ def appeal_export_rows(request) -> exports.Counted:
 APPEALS_EXPORT = exports.ListExport(
     name="appeals",
     title="Appeals",
-    columns=exports.APPEALS,
+    columns=APPEALS,
     rows=appeal_export_rows,
     roles=APPEAL_RECORDERS,
 )

@@ -16,6 +16,7 @@ from kernel.humanize import human_date
 from kernel.roles import has_role, role_required
 
 from .. import charges, selectors
+from ..exports import NOTICES
 from ..forms import (
     NOTICE_STEP_FORMS,
     DeliveryForm,
@@ -47,7 +48,7 @@ def notice_list(request):
 NOTICES_EXPORT = exports.ListExport(
     name="notices-of-violation",
     title="Notices of violation",
-    columns=exports.NOTICES,
+    columns=NOTICES,
     rows=lambda request: selectors.notice_list(),
     roles=SMO_ONLY,
 )

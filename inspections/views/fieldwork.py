@@ -14,6 +14,7 @@ from kernel.humanize import human_date, human_datetime
 from kernel.roles import CASE_READERS, Role, has_role
 
 from .. import forms, selectors, services
+from ..exports import INSPECTIONS
 from ..forms import INSPECTION_STEP_FORMS, WARRANT_STEP_FORMS, smo_officers
 from ..models import (
     Inspection,
@@ -75,7 +76,7 @@ def inspection_export_rows(request):
 INSPECTIONS_EXPORT = exports.ListExport(
     name="inspections",
     title="Inspections",
-    columns=exports.INSPECTIONS,
+    columns=INSPECTIONS,
     rows=inspection_export_rows,
     roles=CASE_READERS,  # staff_page: GET for the readers of cases
     list_url="inspections:index",

@@ -10,6 +10,7 @@ from kernel.actions import attempt
 from kernel.roles import CASE_READERS, Role, has_role
 
 from .. import forms, selectors, services
+from ..exports import OUTFALLS
 from ..models import (
     OutfallScreening,
 )
@@ -65,7 +66,7 @@ def outfall_export_rows(request) -> exports.Counted:
 OUTFALLS_EXPORT = exports.ListExport(
     name="outfalls-and-screenings",
     title="Outfalls and screenings",
-    columns=exports.OUTFALLS,
+    columns=OUTFALLS,
     rows=outfall_export_rows,
     roles=CASE_READERS,  # staff_page: GET for the readers of cases
 )
