@@ -145,8 +145,8 @@ def measure_sweep(runs: int = 3):
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
-    from cases.deadlines.reminders import sweep_reminders
-    from cases.models import Deadline
+    from deadlines.models import Deadline
+    from deadlines.reminders import sweep_reminders
 
     today = timezone.localdate()
     timings, queries, created = [], set(), 0
@@ -495,7 +495,8 @@ def main(argv=None):
     if connection.vendor != "postgresql":
         sys.exit("bench needs PostgreSQL: set DATABASE_URL=postgres://...")
     from bench.seed import ensure_seeded
-    from cases.models import Case, Deadline, Report
+    from cases.models import Case, Report
+    from deadlines.models import Deadline
     from enforcement.models import Appeal, NoticeOfViolation
     from kernel.models import CaseEvent
 

@@ -182,8 +182,8 @@ def seed(stdout=print):
     from django.db import connection, transaction
     from django.utils import timezone
 
-    from cases.deadlines.engine import RULES
     from cases.models import CaseNumberSequence, PollutantCategory
+    from deadlines.engine import RULES
     from enforcement.models import Appeal
 
     rng = random.Random(SEED)
@@ -728,8 +728,8 @@ def seed(stdout=print):
     # Yesterday's sweep already ran: the overdue deadlines have had their
     # reminders (sent), so the measured sweep is a normal day's.
     t = time.perf_counter()
-    from cases.deadlines.reminders import sweep_reminders
-    from cases.models import Reminder, StaffDigest
+    from deadlines.models import Reminder, StaffDigest
+    from deadlines.reminders import sweep_reminders
     from outbox.models import OutgoingMessage
 
     result = sweep_reminders(today=today - dt.timedelta(days=1))

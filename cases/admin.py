@@ -123,7 +123,4 @@ class ExemptCategoryAdmin(admin.ModelAdmin):
 
 
 # Other areas register their models in cases/admin_<area>.py.
-from . import (  # noqa: E402, F401
-    admin_deadlines,
-    admin_reports,
-)
+from . import admin_reports  # noqa: E402, F401

@@ -3,7 +3,7 @@ from django.apps import AppConfig
 
 class CasesConfig(AppConfig):
     name = "cases"
-    verbose_name = "Cases, reports and deadlines"
+    verbose_name = "Cases and reports"
 
     def ready(self):
         from django.db.models.signals import post_migrate
@@ -22,23 +22,18 @@ class CasesConfig(AppConfig):
         # What every step means for the legal clocks (kernel.workflow runs it in
         # the step's transaction), and Open311's own words for a refused input.
         workflow.register_step_hook(clocks.apply)
-        # The reminders and the staff digests are composed when they are sent,
-        # from the deadlines as they are then.
-        from outbox.models import OutgoingMessage
-        from outbox.services import register_composer
-
-        from .deadlines import reminders
-
-        register_composer(OutgoingMessage.Kind.REMINDER, reminders.compose_reminder)
-        register_composer(OutgoingMessage.Kind.DIGEST, reminders.compose_digest)
         input_guard.register_refusal_answer("/open311/", open311.refusal_answer)
 
         # The lists' exports the worker makes in the background (jobs.registry).
         from jobs import exports
 
-        from .deadlines import views as deadline_views
         from .views import reports, staff
 
-        exports.register(
-            staff.CASES_EXPORT, reports.REPORTS_EXPORT, deadline_views.DEADLINES_EXPORT
-        )
+        exports.register(staff.CASES_EXPORT, reports.REPORTS_EXPORT)
+        # The case page's one presence query, for the apps below that read a
+        # case's records on it (the deadlines' reminders).
+        from kernel import page_reads
+
+        from .selectors import _presence_of
+
+        page_reads.register("panel_presence", _presence_of)

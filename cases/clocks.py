@@ -469,7 +469,7 @@ def apply(record, step: str, *, actor) -> None:
 
 
 def _start(change: Start, record, actor, *, not_before: dt.date | None = None):
-    from .deadlines.services import open_deadline
+    from deadlines.services import open_deadline
 
     if change.when and not _read(record, change.when):
         return []
@@ -507,8 +507,8 @@ def _start(change: Start, record, actor, *, not_before: dt.date | None = None):
 
 
 def _open_of(owner, rule_ids=(), purpose=None):
-    from .deadlines.services import deadlines_for
-    from .models import Deadline
+    from deadlines.models import Deadline
+    from deadlines.services import deadlines_for
 
     found = deadlines_for(owner).filter(status=Deadline.Status.OPEN)
     if rule_ids:
@@ -519,7 +519,7 @@ def _open_of(owner, rule_ids=(), purpose=None):
 
 
 def _meet(change: Meet, record, actor):
-    from .deadlines.services import meet_deadline
+    from deadlines.services import meet_deadline
 
     if change.when and not _read(record, change.when):
         return
@@ -532,7 +532,7 @@ def _meet(change: Meet, record, actor):
 def _keep_current(owner, deadline) -> None:
     """The record's own link to `deadline` (a spill's notice_deadline) reads
     its new status, not the copy loaded before the change."""
-    from .models import Deadline
+    from deadlines.models import Deadline
 
     for field in owner._meta.concrete_fields:
         if (
@@ -544,8 +544,8 @@ def _keep_current(owner, deadline) -> None:
 
 
 def _replace(change: Replace, record, actor):
-    from .deadlines.services import replace_deadline
-    from .models import Deadline
+    from deadlines.models import Deadline
+    from deadlines.services import replace_deadline
 
     old = _open_of(_owner(record, change.of), change.rule_ids)
     latest = max((d.due_date for d in old), default=None)
@@ -563,8 +563,8 @@ def _replace(change: Replace, record, actor):
 
 
 def _end(change: End, record, actor):
-    from .deadlines.services import end_deadline
-    from .models import Deadline
+    from deadlines.models import Deadline
+    from deadlines.services import end_deadline
 
     if change.whole_case:
         open_ = Deadline.objects.filter(
@@ -593,7 +593,7 @@ _APPLY: dict[type, Callable] = {
 def _clock_words(rule_id: str, label: str = "") -> str:
     """ "the 15-calendar-day clock “Appeal to the Board of Trustees” (R-APL-1),
     counted from the issuance of the notice of violation"."""
-    from .deadlines.engine import RULES
+    from deadlines.engine import RULES
 
     spec = RULES[rule_id]
     if spec.parameter is None and spec.amount is not None:

@@ -1,7 +1,7 @@
 """The confirmations of the binding steps cases, inspections and enforcement
 own (issue 16), registered with the kernel's table (kernel.confirmations): what
 each step will do and the dates it starts — each date computed by the deadline
-engine on the office calendar (`cases.deadlines.services.compute_due`), never in
+engine on the office calendar (`deadlines.services.compute_due`), never in
 a template. CasesConfig.ready() imports this module."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from kernel.humanize import human_date
 
 
 def _due(rule_id: str, on: dt.date, **params) -> dt.date:
-    from .deadlines.services import compute_due
+    from deadlines.services import compute_due
 
     return compute_due(rule_id, on, **params).due
 
@@ -47,7 +47,7 @@ def _notice_withdraw(notice) -> str:
 
 @builder("notice_service")
 def _notice_service(notice) -> str:
-    from .deadlines.services import open_deadline_for
+    from deadlines.services import open_deadline_for
 
     words = [
         "Recording the service says, for the record and for a court, how and "
@@ -185,7 +185,7 @@ def _alternative_concur(alternative) -> str:
 
 
 def _decision_due_words(appeal) -> str:
-    from .deadlines.services import open_deadline_for
+    from deadlines.services import open_deadline_for
 
     due = open_deadline_for(appeal, "R-APL-3")
     if due is None and getattr(appeal, "decided_on", None):

@@ -64,9 +64,10 @@ def register_panel_records(sets: Callable[[Case], dict[str, QuerySet]]) -> None:
 
 def own_panel_records(case: Case) -> dict[str, QuerySet]:
     """This app's optional records on the case page."""
+    from deadlines.models import Reminder
     from documents.models import IssuedDocument
 
-    from .models import Reminder, ReportPhoto
+    from .models import ReportPhoto
 
     return {
         "reports": case.reports.all(),
@@ -134,10 +135,10 @@ def _presence_of(case: Case) -> dict[str, bool]:
 
 def panel_presence(case: Case) -> dict[str, bool]:
     """Which registered record sets of `case` have rows: one query, once per
-    case page (kernel.page_reads); {} off the case page."""
-    if not page_reads.is_shared(case):
-        return {}
-    return page_reads.once(case, "panel_presence", lambda: _presence_of(case))
+    case page (kernel.page_reads, where CasesConfig.ready() registers it as
+    "panel_presence" for the apps below, the deadlines' reminders); {} off the
+    case page."""
+    return page_reads.read(case, "panel_presence") or {}
 
 
 def has_panel_records(case: Case, key: str) -> bool:

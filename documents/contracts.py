@@ -15,7 +15,7 @@ document that would say less than the law requires is refused with a clear
 message (FactsInvalid).
 
 Dates are facts: every legal date (the last day to appeal, a remediation
-deadline…) comes from a stored Deadline (cases.deadlines), never from arithmetic
+deadline…) comes from a stored Deadline (deadlines), never from arithmetic
 in a contract. Words of the law come from the citation table (kernel.Citation),
 never from the contracts or the templates; `relied_on()` names the rows a
 document prints.

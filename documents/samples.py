@@ -5,7 +5,7 @@ inspections.documents) from the building blocks here and registers them with
 documents.registry; `sample_facts(kind)` reads the registry.
 
 The dates here are examples typed by hand, not computed: a real document gets its
-dates from stored deadlines (cases.deadlines)."""
+dates from stored deadlines (deadlines)."""
 
 import datetime as dt
 

@@ -10,10 +10,11 @@ class EnforcementConfig(AppConfig):
         # The lists' exports the worker makes in the background (jobs.registry).
         # The case's appeal guard asks this on the case page (kernel.page_reads).
         from cases.selectors import register_panel_records
+        from deadlines import ical
         from jobs import exports
         from kernel import page_reads
 
-        from . import documents  # noqa: F401
+        from . import documents, ical_feed  # noqa: F401
         from .selectors import case_appeal_pending, notice_sets, remedy_sets
         from .views import appeals, notices
 
@@ -27,3 +28,5 @@ class EnforcementConfig(AppConfig):
         page_reads.register("enforcement.appeal_pending", case_appeal_pending)
         register_panel_records(remedy_sets)
         register_panel_records(notice_sets)
+        # Hearings on the staff's calendar feeds, and the Board's own feed.
+        ical.register_provider(ical_feed)

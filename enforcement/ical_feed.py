@@ -1,6 +1,6 @@
 """Hearings as calendar events (for the clerk's and the SMO's calendars): the
 Board's appeal hearings (R-APL-2) and the SMO's reconsideration hearings
-(R-SUS-2). A provider of the deadlines feed (cases.deadlines.ical) and, through
+(R-SUS-2). A provider of the deadlines feed (deadlines.ical) and, through
 the same writer, the hearings feed of its own, read with the user's feed token
 like the deadlines feed (a calendar program cannot sign in)."""
 
@@ -10,7 +10,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.deadlines.ical import (
+from deadlines.ical import (
     BOARD_MEETING_LENGTH,
     HEARING_LENGTH,
     as_event,
@@ -28,7 +28,7 @@ HEARINGS_FEED_ROLES = (Role.CLERK, Role.SMO)
 
 def hearing_end(hearing_at: dt.datetime, meeting=None) -> dt.datetime:
     """A hearing at a Board meeting lasts the meeting; any other
-    HEARING_LENGTH (cases.deadlines.ical)."""
+    HEARING_LENGTH (deadlines.ical)."""
     if meeting is not None:
         meeting_end = meeting.starts_at() + BOARD_MEETING_LENGTH
         if meeting_end > hearing_at:
@@ -80,7 +80,7 @@ def ical_events(user) -> list[dict]:
 
 def token_feeds(user, token: str) -> list[tuple[str, str]]:
     """The feeds of this app a user subscribes to with their feed token
-    (cases.deadlines.ical.other_feeds): the hearings feed, for those who read
+    (deadlines.ical.other_feeds): the hearings feed, for those who read
     it."""
     if not has_role(user, *HEARINGS_FEED_ROLES):
         return []

@@ -14,8 +14,8 @@ import io
 from pypdf import PdfReader
 from pypdf.errors import PdfReadError
 
-from cases.deadlines.services import office_calendar
-from cases.models import Deadline
+from deadlines.models import Deadline
+from deadlines.services import office_calendar
 from documents.contracts import DocumentKind
 from documents.models import IssuedDocument
 from documents.packets import Part, bind, packet_work, page_part, stored_pdf

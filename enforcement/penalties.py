@@ -29,7 +29,7 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
-from cases.deadlines.engine import continued_violation_weeks
+from deadlines.engine import continued_violation_weeks
 from kernel.citations import citation
 from kernel.humanize import human_long_date, human_short_date
 
@@ -303,7 +303,7 @@ def weeks_of_continued_violation(
 ) -> tuple[dt.date, ...]:
     """The day each additional violation accrued after `start`, up to
     `last_day`: the weekly count of the deadline engine (whole weeks after the
-    deadline, cases.deadlines.engine.continued_violation_weeks) on the days of
+    deadline, deadlines.engine.continued_violation_weeks) on the days of
     violation that count, leaving out every day an appeal of the notice was
     pending (`appeals`, AppealPending): a week accrues on its seventh day that
     counts."""

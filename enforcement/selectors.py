@@ -8,11 +8,11 @@ from django.contrib.contenttypes.models import ContentType
 from django.db.models import Count, Prefetch, prefetch_related_objects
 from django.utils import timezone
 
-from cases.deadlines.engine import RULES
-from cases.deadlines.selectors import case_deadlines
-from cases.deadlines.services import deadlines_for
-from cases.models import CLOSED_WITHOUT_DUTY, Deadline
 from cases.selectors import has_panel_records, present_among
+from deadlines.engine import RULES
+from deadlines.models import CLOSED_WITHOUT_DUTY, Deadline
+from deadlines.selectors import case_deadlines
+from deadlines.services import deadlines_for
 from kernel import page_reads
 from kernel.humanize import human_long_date
 from kernel.paging import rows_by_ids

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.deadlines import engine
+from deadlines import engine
 from kernel.roles import Role
 
 from .models import (

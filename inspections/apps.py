@@ -12,12 +12,15 @@ class InspectionsConfig(AppConfig):
         # A case's exemption relies on an SMO written approval in force (R-PRO-3).
         from cases.models.case import register_approval_check
         from cases.selectors import register_panel_records
+        from deadlines import ical
         from jobs import exports
 
-        from . import documents  # noqa: F401
+        from . import documents, ical_feed  # noqa: F401
         from .selectors import approval_in_force, case_record_sets
         from .views import fieldwork, outfalls
 
         exports.register(fieldwork.INSPECTIONS_EXPORT, outfalls.OUTFALLS_EXPORT)
         register_panel_records(case_record_sets)
         register_approval_check(approval_in_force)
+        # Inspections on the staff's calendar feeds.
+        ical.register_provider(ical_feed)

@@ -1,10 +1,10 @@
 """Upcoming inspections as calendar events, for the deadlines iCal feed
-(cases.deadlines.ical)."""
+(deadlines.ical)."""
 
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.deadlines.ical import INSPECTION_LENGTH, event_uid
+from deadlines.ical import INSPECTION_LENGTH, event_uid
 
 from .selectors import upcoming_inspections
 

@@ -6,9 +6,9 @@ from django.contrib.contenttypes.models import ContentType
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from cases.deadlines.services import deadlines_for
 from cases.models import Case, Outfall
 from cases.selectors import present_among
+from deadlines.services import deadlines_for
 from kernel.models import CaseEvent
 
 from .models import (

@@ -1,5 +1,5 @@
 """The names of days and months and the long form of a date, in plain Python (no
-Django: the business calendar, cases.deadlines.business_days, loads without
+Django: the business calendar, deadlines.business_days, loads without
 settings and writes dates with these too)."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ results, the chronology and deadlines, the ledger of the case and the weeks of
 continued violation as the clocks count them (R-PEN-4). Built on request from
 what is stored; nothing here changes a record, nothing is filed electronically."""
 
-from cases.models import Deadline
+from deadlines.models import Deadline
 from documents.contracts import DocumentKind
 from documents.packets import Part, bind, packet_work, page_part, stored_pdf
 from documents.selectors import latest_document

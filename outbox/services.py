@@ -36,8 +36,8 @@ How it works:
   one their kind writes (after_sent).
 - What is sent: receipts, status changes and documents are rendered when queued
   (the row holds the text). Reminders and digests are composed when sent, from
-  the deadlines as they are then (cases.deadlines.reminders, registered by
-  CasesConfig.ready() with `register_composer`); one whose deadline was closed
+  the deadlines as they are then (deadlines.reminders, registered by
+  DeadlinesConfig.ready() with `register_composer`); one whose deadline was closed
   meanwhile is not needed any more and the row is `skipped`.
 """
 
@@ -102,7 +102,7 @@ class Draft:
 # reader can follow what a message does (no signals). The kinds whose text is
 # stored when queued, and documents, are the outbox's own (registered at the end
 # of this module); an app whose messages are composed at sending time registers
-# its composer in its AppConfig.ready(): cases, the reminders and staff digests.
+# its composer in its AppConfig.ready(): deadlines, the reminders and digests.
 COMPOSERS: dict[str, Callable[..., Draft]] = {}
 
 

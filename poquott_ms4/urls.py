@@ -30,7 +30,7 @@ urlpatterns = [
     path("inspections/", include("inspections.urls")),
     path("enforcement/", include("enforcement.urls")),
     path("staff/ledger/", include("ledger.urls")),
-    path("", include("cases.deadlines.urls")),
+    path("", include("deadlines.urls")),
     path("accounts/login/", StaffLoginView.as_view(), name="login"),
     path(
         "accounts/password_reset/",

@@ -11,8 +11,8 @@ class PortalConfig(AppConfig):
     verbose_name = "The respondent's page"
 
     def ready(self):
-        from cases.deadlines import reminders
         from cases.selectors import register_panel_records
+        from deadlines import reminders
         from documents import registry
 
         from . import documents, selectors, services

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cases.models import CLOSED_WITHOUT_DUTY, Deadline
+from deadlines.models import CLOSED_WITHOUT_DUTY, Deadline
 from documents import registry
 from documents.models import IssuedDocument
 from kernel.citations import cited

@@ -268,7 +268,7 @@ def contact_request_decline(*, request, actor, reason: str):
 @transaction.atomic
 def reminders_set(*, access, address: str, email: str) -> PortalAccess:
     """Turn the party's e-mail reminders on (an address) or off (blank). The
-    deadline sweep (cases.deadlines.reminders) sends them, once per deadline and
+    deadline sweep (deadlines.reminders) sends them, once per deadline and
     step of REMINDER_BUSINESS_DAYS_BEFORE, through the outbox."""
     from django.core.exceptions import ValidationError
     from django.core.validators import validate_email

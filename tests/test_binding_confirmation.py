@@ -14,8 +14,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.deadlines.services import compute_due
 from cases.models import Case, CaseStatus, Premises
+from deadlines.services import compute_due
 from documents.contracts import DocumentKind
 from documents.models import IssuedDocument
 from enforcement.models import (

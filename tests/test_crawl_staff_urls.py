@@ -45,17 +45,12 @@ from PIL import Image
 from pypdf import PdfWriter
 
 from cases import services as case_services
-from cases.deadlines import ical
-from cases.deadlines.services import add_office_closure
 from cases.forms import TRANSITION_FORMS
 from cases.models import (
     Attachment,
-    CalendarFeedToken,
     Case,
     CaseParty,
     CaseStatus,
-    Deadline,
-    OfficeClosure,
     Outfall,
     Party,
     PollutantCategory,
@@ -64,6 +59,9 @@ from cases.models import (
     ReportPhoto,
 )
 from cases.reports.services import report_submit
+from deadlines import ical
+from deadlines.models import CalendarFeedToken, Deadline, OfficeClosure
+from deadlines.services import add_office_closure
 from documents.contracts import DocumentKind
 from documents.models import IssuedDocument
 from documents.registry import document_type, registered_kinds

@@ -18,6 +18,7 @@ BEFORE_PORTAL = [("cases", "0037_annual_report_moves_to_reporting"), ("portal", 
 BEFORE_KERNEL = [("cases", "0038_respondent_page_moves_to_portal"), ("kernel", None)]
 BEFORE_DOCUMENTS = [("cases", "0039_kernel_models_move_to_kernel"), ("documents", None)]
 BEFORE_OUTBOX = [("cases", "0040_issued_documents_move_to_documents"), ("outbox", None)]
+BEFORE_DEADLINES = [("cases", "0041_outbox_moves_to_outbox"), ("deadlines", None)]
 SHA = "5d41402abc4b2a76b9719d911017c592" * 2
 
 
@@ -354,6 +355,82 @@ def test_the_outbox_moves_with_its_rows_their_sources_and_its_permissions():
                 content_type__app_label="outbox", codename="view_outgoingmessage"
             )
             .exists()
+        )
+    finally:
+        _migrate(_latest())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_deadlines_move_with_their_reminders_closures_and_feed_tokens():
+    """A deadline open before the move is still open after it, due the same day,
+    on its case and its source; its reminder, the office's closures and a staff
+    member's calendar link stay; the chronology entry about it still finds it."""
+    try:
+        old = _migrate(BEFORE_DEADLINES)
+        User = old.get_model("auth", "User")
+        ContentType = old.get_model("contenttypes", "ContentType")
+        Case = old.get_model("cases", "Case")
+        Event = old.get_model("kernel", "CaseEvent")
+        Deadline = old.get_model("cases", "Deadline")
+        Reminder = old.get_model("cases", "Reminder")
+        Closure = old.get_model("cases", "OfficeClosure")
+        Token = old.get_model("cases", "CalendarFeedToken")
+        smo = User.objects.create(username="smo-before-the-split")
+        case = Case.objects.create(
+            number="MS4-2026-0046", source="web", summary="Wash water"
+        )
+        cases = ContentType.objects.get_or_create(app_label="cases", model="case")[0]
+        deadline = Deadline.objects.create(
+            case=case,
+            rule_id="R-SPL-4",
+            label="Written confirmation of the spill",
+            counts_from="the telephone notice",
+            event_date=dt.date(2026, 12, 4),
+            due_date=dt.date(2026, 12, 9),
+            explanation="3 business days",
+            method="business_days",
+            responsible="discharger",
+            content_type=cases,
+            object_id=case.pk,
+        )
+        reminder = Reminder.objects.create(
+            deadline=deadline, kind="due-today", recipient="smo@poquott.example"
+        )
+        Closure.objects.create(day=dt.date(2026, 12, 24), reason="Christmas Eve")
+        Token.objects.create(user=smo, token="t" * 43)
+        deadlines = ContentType.objects.get_or_create(
+            app_label="cases", model="deadline"
+        )[0]
+        event = Event.objects.create(
+            case=case,
+            kind="deadline",
+            summary="Deadline opened",
+            actor=smo,
+            actor_kind="staff",
+            content_type=deadlines,
+            object_id=deadline.pk,
+        )
+
+        _migrate(_latest())
+
+        from cases.models import Case as CaseNow
+        from deadlines.models import CalendarFeedToken, Deadline, OfficeClosure
+
+        after = Deadline.objects.get(pk=deadline.pk)
+        assert (after.status, after.due_date, after.rule_id) == (
+            "open",
+            dt.date(2026, 12, 9),
+            "R-SPL-4",
+        )
+        assert after.case == CaseNow.objects.get(number="MS4-2026-0046")
+        assert after.source == after.case
+        assert [r.pk for r in after.reminders.all()] == [reminder.pk]
+        assert CaseEvent.objects.get(pk=event.pk).subject == after
+        assert OfficeClosure.objects.get(day=dt.date(2026, 12, 24)).reason == (
+            "Christmas Eve"
+        )
+        assert CalendarFeedToken.objects.get(token="t" * 43).user.username == (
+            "smo-before-the-split"
         )
     finally:
         _migrate(_latest())

@@ -1,6 +1,6 @@
 """No date is computed in a template or a view (issue 16; STYLE.md "Dates and the
 law"): every due date a page shows, and every date a letter states, is the one the
-deadline engine (cases/deadlines/engine.py) computed and stored, or a model's own
+deadline engine (deadlines/engine.py) computed and stored, or a model's own
 date. Templates print dates (human_tags); views bind forms and call services.
 
 The scan reads the files as text: a new `|add:` on a date, a `timeuntil`, a
@@ -132,7 +132,7 @@ def test_the_scan_sees_the_files_it_is_about():
     assert "templates/enforcement/notice_detail.html" in templates
     views = {str(p.relative_to(ROOT)) for p in _view_modules()}
     assert "cases/views/staff.py" in views
-    assert "cases/deadlines/views.py" in views
+    assert "deadlines/views.py" in views
     assert "enforcement/views/appeals.py" in views
     builders = {str(p.relative_to(ROOT)) for p in _document_builders()}
     assert {"enforcement/documents/notice.py", "inspections/documents.py"} <= builders

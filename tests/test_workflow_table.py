@@ -47,7 +47,7 @@ SERVICE_MACHINES = {
         "mark_skipped": None,
         "retry": (Role.SMO,),
     },
-    "cases.Deadline": {
+    "deadlines.Deadline": {
         "meet": (Role.SMO,),
         "meet_late": (Role.SMO,),
         "waive": (Role.SMO,),

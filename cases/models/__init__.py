@@ -7,25 +7,15 @@ from .case import (
     CaseStatus,
     ConnectionType,
 )
-from .deadlines import (
-    CLOSED_WITHOUT_DUTY,
-    CalendarFeedToken,
-    Deadline,
-    OfficeClosure,
-    Reminder,
-    StaffDigest,
-)
 from .premises import Outfall, Party, Premises
 from .records import Attachment, CaseParty, Note
 from .reference import ExemptCategory, PollutantCategory
 from .reports import ApiKey, Report, ReportNotification, ReportPhoto
 
 __all__ = [
-    "CLOSED_WITHOUT_DUTY",
     "CLOSED_STATUSES",
     "ApiKey",
     "Attachment",
-    "CalendarFeedToken",
     "Case",
     "CaseKind",
     "CaseNumberSequence",
@@ -33,17 +23,13 @@ __all__ = [
     "CaseSource",
     "CaseStatus",
     "ConnectionType",
-    "Deadline",
     "ExemptCategory",
     "Note",
-    "OfficeClosure",
     "Outfall",
     "Party",
     "PollutantCategory",
     "Premises",
-    "Reminder",
     "Report",
     "ReportNotification",
     "ReportPhoto",
-    "StaffDigest",
 ]

@@ -101,7 +101,7 @@ class Outfall(models.Model):
 
     # --- what its clock counts (R-DEF-2; cases.clocks) ------------------------------
     def _open_tmdl_clock(self):
-        from ..deadlines.services import open_deadline_for
+        from deadlines.services import open_deadline_for
 
         return open_deadline_for(self, "R-DEF-2")
 
@@ -119,8 +119,8 @@ class Outfall(models.Model):
 
     def awaits_tmdl_clock(self) -> bool:
         """A TMDL approval date with no clock standing for it (open, met or missed)."""
-        from ..deadlines.services import deadlines_for
-        from .deadlines import CLOSED_WITHOUT_DUTY
+        from deadlines.models import CLOSED_WITHOUT_DUTY
+        from deadlines.services import deadlines_for
 
         return (
             self.tmdl_approved_on is not None

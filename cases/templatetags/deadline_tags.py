@@ -3,9 +3,9 @@ never compute dates here)."""
 
 from django import template
 
+from deadlines import selectors
 from kernel.roles import Role, has_role
 
-from ..deadlines import selectors
 from ..panels import render_panel
 
 register = template.Library()
@@ -55,7 +55,7 @@ def case_deadlines_panel(context, case):
 def days_left(due):
     """ "due today", "3 days left", "overdue by 2 days": the engine's words for
     a due date, counted on the village's today (never computed here)."""
-    from ..deadlines import engine
+    from deadlines import engine
 
     if not due:
         return ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from cases.deadlines.services import open_deadline_for
+from deadlines.services import open_deadline_for
 from documents.contracts import Recipient, Signatory, village_contact
 
 SMO_TITLE = "Stormwater Management Officer"

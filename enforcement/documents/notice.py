@@ -11,8 +11,8 @@ from typing import ClassVar
 
 from django.conf import settings
 
-from cases.deadlines.services import compute_due, office_calendar, open_deadline_for
-from cases.deadlines.words import legal_basis, people_explanation
+from deadlines.services import compute_due, office_calendar, open_deadline_for
+from deadlines.words import legal_basis, people_explanation
 from documents.contracts import (
     DocumentFacts,
     DocumentKind,
@@ -104,7 +104,7 @@ class Fine:
 class NoticeOfViolationFacts(DocumentFacts):
     """Notice of violation, § 132-13 A (R-NOV-1). `document_number` is the notice
     number. `last_day_to_appeal` and its explanation are the stored R-APL-1
-    deadline of the notice (cases.deadlines.services.open_deadline_for)."""
+    deadline of the notice (deadlines.services.open_deadline_for)."""
 
     kind: ClassVar[str] = DocumentKind.NOTICE_OF_VIOLATION
     template: ClassVar[str] = "documents/notice_of_violation.html"

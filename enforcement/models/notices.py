@@ -8,7 +8,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django_fsm import FSMField, transition
 
-from cases.models import CLOSED_WITHOUT_DUTY, Case, Deadline, Party
+from cases.models import Case, Party
+from deadlines.models import CLOSED_WITHOUT_DUTY, Deadline
 from kernel.humanize import human_date, human_short_date
 
 from .base import FlowModel, guard, smo, smo_or_clerk

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cases.clocks import apply as apply_clocks
-from cases.deadlines.services import deadlines_for, open_deadline_for
+from deadlines.services import deadlines_for, open_deadline_for
 from kernel.humanize import human_datetime, human_long_date
 from kernel.input_guard import article_number_clean
 from kernel.models import CaseEvent

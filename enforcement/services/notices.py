@@ -618,7 +618,7 @@ def service_record_correct(
 
 def service_words(record) -> str:
     """What recording a notice's service did, in words, for the user."""
-    from cases.deadlines.services import open_deadline_for
+    from deadlines.services import open_deadline_for
 
     notice = record.notice
     how = record.get_method_display().lower()

@@ -10,9 +10,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from cases.clocks import apply as apply_clocks
-from cases.deadlines.services import open_deadline_for
 from cases.models import CaseKind, CaseSource, CaseStatus
 from cases.services import case_open, case_run_transition
+from deadlines.services import open_deadline_for
 from kernel.citations import citation
 from kernel.humanize import human_datetime, human_long_date
 from kernel.roles import Role, require_role

@@ -6,8 +6,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from cases.deadlines.ical import calendar_response, user_of_token
 from cases.models import Party
+from deadlines.ical import calendar_response, user_of_token
 from documents.packets import packet_job
 from jobs import exports
 from kernel.actions import (

@@ -114,21 +114,21 @@ class SpillNotification(ConcurrentTransitionMixin, models.Model):
         "written confirmation received on", null=True, blank=True
     )
     notice_deadline = models.ForeignKey(
-        "cases.Deadline",
+        "deadlines.Deadline",
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="+",
     )
     confirmation_deadline = models.ForeignKey(
-        "cases.Deadline",
+        "deadlines.Deadline",
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="+",
     )
     retention_deadline = models.ForeignKey(
-        "cases.Deadline",
+        "deadlines.Deadline",
         null=True,
         blank=True,
         on_delete=models.PROTECT,

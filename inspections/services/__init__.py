@@ -3,7 +3,7 @@
 Each service takes the acting user, runs in one transaction, and writes the case
 chronology event (kinds "inspection", "spill", "outfall") on the record, its
 premises and its case if it has one; every step of a state machine runs through
-kernel.workflow.run. Legal dates come only from cases.deadlines.services.open_deadline."""
+kernel.workflow.run. Legal dates come only from deadlines.services.open_deadline."""
 
 from .approvals import approval_record, dye_test_record
 from .facilities import (

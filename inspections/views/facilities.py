@@ -5,7 +5,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from cases.deadlines.services import deadlines_for
+from deadlines.services import deadlines_for
 from kernel.actions import attempt
 from kernel.roles import Role, has_role
 

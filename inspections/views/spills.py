@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from cases.deadlines.services import deadlines_for
+from deadlines.services import deadlines_for
 from kernel.actions import attempt, take_step
 from kernel.humanize import human_date
 

@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "limits",  # the database-backed attempt counters (below cases)
     "documents",  # the document pipeline: kinds, rendering, issued copies (below cases)
     "outbox",  # every e-mail a row first, delivered by the worker (below cases)
+    "deadlines",  # the legal clocks: calendar, engine, deadlines, reminders (below cases)
     "cases",
     "inspections",
     "enforcement",
@@ -276,7 +277,7 @@ VILLAGE = {
 }
 
 # Deadlines (R-SUS-1 default of two business days; reminder schedule in business days
-# before the due date; 0 = on the day). See cases/deadlines/.
+# before the due date; 0 = on the day). See deadlines/.
 SUSPENSION_NOTICE_BUSINESS_DAYS = env.int("SUSPENSION_NOTICE_BUSINESS_DAYS", default=2)
 REMINDER_BUSINESS_DAYS_BEFORE = env.list(
     "REMINDER_BUSINESS_DAYS_BEFORE", cast=int, default=[5, 1, 0]
@@ -371,11 +372,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env.int("OUTBOX_SWEEP_SECONDS", default=120),
     },
     "deadline-sweep": {
-        "task": "cases.tasks.sweep_deadlines",
+        "task": "deadlines.tasks.sweep_deadlines",
         "schedule": env.int("DEADLINE_SWEEP_SECONDS", default=300),
     },
     "daily-staff-digest": {
-        "task": "cases.tasks.send_staff_digests",
+        "task": "deadlines.tasks.send_staff_digests",
         "schedule": crontab(hour=STAFF_DIGEST_HOUR, minute=0),
     },
     # Background jobs (issue 29): hand over again those the broker lost; delete

@@ -105,7 +105,7 @@ def test_the_eliminated_list_gives_each_date_and_the_records(a_year):
 
 
 def test_deadlines_due_in_the_year_met_missed_open_by_the_models_own_status(a_year):
-    from cases.models import Deadline
+    from deadlines.models import Deadline
 
     counts = annual_counts(a_year.year).by_key()
     late_spill = a_year.other["late_spill"]

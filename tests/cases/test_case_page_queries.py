@@ -16,10 +16,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.deadlines.reminders import sweep_reminders
-from cases.models import Reminder, Report
+from cases.models import Report
 from cases.reports.services import report_submit
 from cases.services import case_attach_reports
+from deadlines.models import Reminder
+from deadlines.reminders import sweep_reminders
 from enforcement.models import NoticeOfViolation, RequirementKind
 from enforcement.services import appeals as appeal_services
 from enforcement.services import notices as notice_services
@@ -168,7 +169,7 @@ def test_children_read_inline_are_the_rows_the_orm_reads(
 ):
     """kernel.inline_rows gives each child every field as the ORM does (dates,
     aware datetimes, money at its places, files), in the prefetch's order."""
-    from cases.models import Deadline
+    from deadlines.models import Deadline
     from kernel.inline_rows import Inline, with_inline
     from ledger.models import Payment
 

@@ -51,6 +51,9 @@ def test_diagram_names_every_transition_of_every_state_machine():
         "kernel/citation",
         "documents/issueddocument",
         "outbox/outgoingmessage",
+        "deadlines/deadline",
+        "deadlines/reminder",
+        "deadlines/officeclosure",
     ],
 )
 def test_admin_pages_open(client, superuser, model):

@@ -88,7 +88,7 @@ def _busy(smo_user, n):
     """n of each thing the SMO's home lists: reports waiting with a photo, an
     open case of theirs, failed and pending e-mails, a deadline due this week,
     one overdue, a fine past due."""
-    from cases.deadlines.selectors import today
+    from deadlines.selectors import today
     from tests.deadlines.conftest import deadline_on
     from tests.enforcement.conftest import draft
     from tests.outbox.factories import OutgoingMessageFactory

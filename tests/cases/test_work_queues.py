@@ -394,14 +394,14 @@ def test_the_home_page_costs_the_same_with_more_work(
     ],
 )
 def test_the_engine_words_how_soon_a_date_is_due(due, words):
-    from cases.deadlines import engine
+    from deadlines import engine
 
     assert engine.days_left_words(due, TODAY) == words
     assert ("overdue" in words) == engine.is_past_due(due, TODAY)
 
 
 def test_the_engine_words_how_long_something_waited():
-    from cases.deadlines import engine
+    from deadlines import engine
 
     assert engine.waited_words(TODAY, TODAY) == "since today"
     assert engine.waited_words(dt.date(2026, 12, 2), TODAY) == "waiting 1 day"

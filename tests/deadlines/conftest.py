@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from cases.models import Deadline
 from cases.services import case_open
+from deadlines.models import Deadline
 
 
 @pytest.fixture

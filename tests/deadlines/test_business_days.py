@@ -8,7 +8,7 @@ from datetime import date, datetime
 
 import pytest
 
-from cases.deadlines.business_days import BusinessCalendar, public_holidays
+from deadlines.business_days import BusinessCalendar, public_holidays
 
 NYD = "New Year's Day"
 MLK = "Martin Luther King Jr. Day"

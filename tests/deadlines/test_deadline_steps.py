@@ -8,8 +8,8 @@ import datetime as dt
 
 import pytest
 
-from cases.deadlines.services import end_deadline, meet_deadline, waive_deadline
-from cases.models import Deadline
+from deadlines.models import Deadline
+from deadlines.services import end_deadline, meet_deadline, waive_deadline
 from kernel.models import CaseEvent
 from kernel.workflow import Refused
 

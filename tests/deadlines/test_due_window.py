@@ -14,9 +14,9 @@ from types import SimpleNamespace
 import pytest
 from django.template.loader import render_to_string
 
-from cases.deadlines import engine, reminders, selectors
-from cases.deadlines.business_days import BusinessCalendar
-from cases.models import Deadline
+from deadlines import engine, reminders, selectors
+from deadlines.business_days import BusinessCalendar
+from deadlines.models import Deadline
 from enforcement.models import NoticeOfViolation
 from inspections.models import SpillNotification
 from tests.project import APPS
@@ -123,10 +123,10 @@ def test_every_user_of_overdue_follows_the_engines_definition(
 # selectors (its bounds as a query), the reminder sweep's look-ahead horizon and
 # the deadlines whose period spans a new office closure (neither is "overdue").
 ALLOWED = {
-    "cases/deadlines/engine.py",
-    "cases/deadlines/selectors.py",
-    "cases/deadlines/reminders.py:due_date__lt=horizon",
-    "cases/deadlines/services.py:event_date__lt=day, due_date__gte=day",
+    "deadlines/engine.py",
+    "deadlines/selectors.py",
+    "deadlines/reminders.py:due_date__lt=horizon",
+    "deadlines/services.py:event_date__lt=day, due_date__gte=day",
 }
 COMPARISON = re.compile(r"due_date\s*[<>]|due_date__(lt|lte|gt|gte)\b")
 

@@ -9,7 +9,7 @@ from datetime import date, datetime
 
 import pytest
 
-from cases.deadlines import (
+from deadlines import (
     RULES,
     BusinessCalendar,
     Computation,

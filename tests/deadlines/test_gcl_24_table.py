@@ -12,7 +12,7 @@ by hand from the text."""
 
 from datetime import date
 
-from cases.deadlines.business_days import (
+from deadlines.business_days import (
     _statutory_days,
     public_holidays,
 )

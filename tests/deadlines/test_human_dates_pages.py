@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.models import OfficeClosure, Reminder
+from deadlines.models import OfficeClosure, Reminder
 from tests.visible import assert_human_dates
 
 from .conftest import deadline_on

@@ -2,7 +2,6 @@
 per role."""
 
 import datetime as dt
-import sys
 import types
 
 import pytest
@@ -11,8 +10,8 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.deadlines import ical, selectors
-from cases.models import CalendarFeedToken, Reminder
+from deadlines import ical, selectors
+from deadlines.models import CalendarFeedToken, Reminder
 from kernel.roles import Role
 from tests.conftest import make_user
 from tests.visible import visible_text
@@ -104,6 +103,11 @@ def test_a_user_who_lost_their_role_has_no_feed(client, smo_user):
     assert client.get(url).status_code == 404
 
 
+def test_inspections_and_hearings_are_registered_on_the_staff_feeds():
+    """The apps above register their events (their ready()); deadlines names none."""
+    assert set(ical.PROVIDERS) == {"inspections.ical_feed", "enforcement.ical_feed"}
+
+
 def test_provider_events_are_added_and_a_broken_provider_is_skipped(
     client, smo_user, monkeypatch
 ):
@@ -126,8 +130,12 @@ def test_provider_events_are_added_and_a_broken_provider_is_skipped(
         raise RuntimeError("provider bug")
 
     broken.ical_events = explode
-    monkeypatch.setitem(sys.modules, "inspections.ical_feed", good)
-    monkeypatch.setitem(sys.modules, "enforcement.ical_feed", broken)
+    # in place of the two the apps registered (deadlines.ical.register_provider)
+    monkeypatch.setattr(
+        ical,
+        "PROVIDERS",
+        {"inspections.ical_feed": good, "enforcement.ical_feed": broken},
+    )
     lines = _unfold(client.get(_feed_url(smo_user)).content.decode())
     assert "UID:inspection-7@poquott" in lines
     assert "DTSTART:20261214T153000Z" in lines  # 10:30 EST is 15:30 UTC
@@ -213,7 +221,7 @@ def test_case_panel_shows_each_deadline_with_reminders(
 def test_adding_a_closure_in_the_admin_recomputes_deadlines(
     client, superuser, make_case
 ):
-    from cases.deadlines import services
+    from deadlines import services
 
     case = make_case()
     deadline = services.open_deadline(
@@ -221,14 +229,14 @@ def test_adding_a_closure_in_the_admin_recomputes_deadlines(
     )
     client.force_login(superuser)
     response = client.post(
-        reverse("admin:cases_officeclosure_add"),
+        reverse("admin:deadlines_officeclosure_add"),
         {"day": "2026-03-04", "reason": "Snow emergency"},
     )
     assert response.status_code == 302
     deadline.refresh_from_db()
     assert deadline.due_date == dt.date(2026, 3, 6)
-    assert client.get(reverse("admin:cases_deadline_changelist")).status_code == 200
-    assert client.get(reverse("admin:cases_deadline_add")).status_code == 403
+    assert client.get(reverse("admin:deadlines_deadline_changelist")).status_code == 200
+    assert client.get(reverse("admin:deadlines_deadline_add")).status_code == 403
 
 
 def test_dashboard_panels_show_the_ten_most_urgent_with_count_and_see_all(
@@ -272,7 +280,7 @@ def test_dashboard_panels_edges_and_constant_queries(smo_user):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from cases.models import Deadline
+    from deadlines.models import Deadline
 
     today = timezone.localdate()
     yesterday = deadline_on(today - dt.timedelta(days=1), purpose="yesterday")

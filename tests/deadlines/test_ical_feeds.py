@@ -13,8 +13,8 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.deadlines import ical
 from cases.models import Premises
+from deadlines import ical
 from inspections import services as inspection_services
 from inspections.models import Inspection
 

@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.deadlines import services
-from cases.models import Deadline, OfficeClosure, Reminder
+from deadlines import services
+from deadlines.models import Deadline, OfficeClosure, Reminder
 from kernel.citations import section_of
 from kernel.models import CaseEvent
 
@@ -222,7 +222,7 @@ def test_calculator_answer_keeps_the_rule_one_click_away(client):
 
 def test_calculator_answer_speaks_in_words_not_rule_ids_or_iso_dates(client):
     """Issue 26: the answer says how the date was counted as a letter would
-    (cases.deadlines.words), the legal basis in a quieter line; the page a
+    (deadlines.words), the legal basis in a quieter line; the page a
     resident reads has no rule id, no ISO date and no "GCL §" shorthand."""
     html = client.get(
         reverse("deadlines:calculator"), {"rule": "R-APL-1", "event_date": "2026-12-10"}

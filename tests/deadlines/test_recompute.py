@@ -5,8 +5,8 @@ import datetime as dt
 
 import pytest
 
-from cases.deadlines import services
-from cases.models import Deadline, OfficeClosure
+from deadlines import services
+from deadlines.models import Deadline, OfficeClosure
 from kernel.models import CaseEvent
 from kernel.workflow import Refused
 

@@ -8,9 +8,9 @@ import re
 import pytest
 from django.core import mail
 
-from cases.deadlines import reminders
-from cases.deadlines.business_days import BusinessCalendar
-from cases.models import Reminder
+from deadlines import reminders
+from deadlines.business_days import BusinessCalendar
+from deadlines.models import Reminder
 from kernel.models import CaseEvent
 
 from .conftest import deadline_on

@@ -11,9 +11,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from cases.deadlines import reminders
-from cases.deadlines.business_days import BusinessCalendar
-from cases.models import Deadline, Reminder, StaffDigest
+from deadlines import reminders
+from deadlines.business_days import BusinessCalendar
+from deadlines.models import Deadline, Reminder, StaffDigest
 from kernel.humanize import human_date, human_long_date, human_short_date
 from kernel.models import CaseEvent
 from outbox import services as outbox

@@ -8,7 +8,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from cases.models import Deadline
+from deadlines.models import Deadline
 from kernel.humanize import human_date
 from tests.visible import visible_text
 

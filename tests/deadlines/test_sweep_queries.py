@@ -10,9 +10,9 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
-from cases.deadlines import reminders
-from cases.models import Reminder
 from cases.services import case_open
+from deadlines import reminders
+from deadlines.models import Reminder
 from outbox import services as outbox
 from outbox.models import OutgoingMessage
 from portal.services import portal_issue, reminders_set
@@ -137,7 +137,7 @@ def test_two_sweeps_at_once_make_each_reminder_and_its_message_once(
 def test_the_days_digests_take_as_many_queries_for_six_staff_as_for_two(
     smo_user, clerk_user, settings
 ):
-    from cases.models import StaffDigest
+    from deadlines.models import StaffDigest
     from kernel.roles import Role
     from tests.conftest import make_user
 

@@ -1,4 +1,4 @@
-"""cases.deadlines.words (issue 26): a stored deadline explained to the person
+"""deadlines.words (issue 26): a stored deadline explained to the person
 it binds — no rule id, no ISO date, no "GCL" shorthand — and its legal basis
 in words. Pure: the calendar is given."""
 
@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from cases.deadlines.business_days import BusinessCalendar
-from cases.deadlines.engine import compute
-from cases.deadlines.words import legal_basis, people_explanation
+from deadlines.business_days import BusinessCalendar
+from deadlines.engine import compute
+from deadlines.words import legal_basis, people_explanation
 
 RULE_ID = re.compile(r"R-[A-Z]{3}-\d")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")

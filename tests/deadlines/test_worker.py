@@ -11,9 +11,8 @@ from django.core import mail
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from cases import tasks
-from cases.deadlines import reminders
-from cases.models import Reminder
+from deadlines import reminders, tasks
+from deadlines.models import Reminder
 from kernel.models import CaseEvent
 from outbox import tasks as outbox_tasks
 from outbox.models import OutgoingMessage

@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, connection, transaction
 from django.utils.html import escape
 
-from cases.deadlines.services import open_deadline, open_deadline_for
+from deadlines.services import open_deadline, open_deadline_for
 from documents import services
 from documents.contracts import DocumentKind, FactsInvalid, facts_from_json
 from documents.models import DocumentFrozenError, IssuedDocument
@@ -312,21 +312,7 @@ def test_postgresql_lets_a_rendering_document_be_completed(case, smo_user):
 # --- a real worker ---------------------------------------------------------------
 
 
-def _worker_modules_importable() -> bool:
-    # The worker imports every app's tasks module; on a branch without
-    # cases/tasks.py the shared virtualenv's editable install finds another
-    # checkout's copy, which may not import here.
-    try:
-        import cases.tasks  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 @pytest.mark.worker
-@pytest.mark.skipif(
-    not _worker_modules_importable(), reason="cases.tasks does not import here"
-)
 def test_a_worker_renders_the_notice_issued_on_commit(celery_worker_on_redis):
     from cases.services import case_open
     from kernel.roles import Role

@@ -6,8 +6,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from cases.models import Deadline
 from cases.services import Refused
+from deadlines.models import Deadline
 from enforcement.models import AppealStatus, Decision, NoticeStatus
 from enforcement.services import appeals as svc
 from enforcement.services import notices as notice_svc

@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.deadlines.services import compute_due
-from cases.models import Deadline
+from deadlines.models import Deadline
+from deadlines.services import compute_due
 from documents.contracts import DocumentKind
 from enforcement.models import AccessSuspension, ServiceRecord
 from kernel.actions import CONFIRM_MISSING

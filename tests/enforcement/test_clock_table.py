@@ -11,10 +11,10 @@ import datetime as dt
 import pytest
 from django.core import mail
 
-from cases.deadlines.reminders import sweep_reminders
-from cases.deadlines.services import deadlines_for
-from cases.models import Deadline
 from cases.services import case_run_transition
+from deadlines.models import Deadline
+from deadlines.reminders import sweep_reminders
+from deadlines.services import deadlines_for
 from enforcement.models import AppealStatus, Decision, NoticeStatus
 from enforcement.services import appeals as appeal_services
 from enforcement.services import notices as notice_services

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from cases.deadlines import services as deadline_services
-from cases.models import Deadline
+from deadlines import services as deadline_services
+from deadlines.models import Deadline
 from enforcement.models import ServiceRecord
 from enforcement.services import mail as mail_svc
 from enforcement.services import notices as notice_svc

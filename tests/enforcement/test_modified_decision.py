@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.models import Deadline
+from deadlines.models import Deadline
 from documents.contracts import DocumentKind, validate_facts
 from documents.services import document_render, issue_for
 from enforcement.documents import appeal_decision

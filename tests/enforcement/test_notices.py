@@ -6,8 +6,9 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 
-from cases.models import CaseStatus, Deadline
+from cases.models import CaseStatus
 from cases.services import Refused
+from deadlines.models import Deadline
 from enforcement.models import (
     NoticeFrozenError,
     NoticeOfViolation,

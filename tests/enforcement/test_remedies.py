@@ -8,8 +8,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from cases.models import Case, CaseKind, CaseStatus, Deadline
+from cases.models import Case, CaseKind, CaseStatus
 from cases.services import Refused
+from deadlines.models import Deadline
 from enforcement import charges
 from enforcement.models import (
     AlternativeKind,

@@ -14,8 +14,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.models import Deadline
 from cases.services import Refused
+from deadlines.models import Deadline
 from documents.contracts import DocumentKind, FactsInvalid
 from documents.models import IssuedDocument
 from documents.services import document_render

@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from cases.deadlines.services import deadlines_for
+from deadlines.services import deadlines_for
 from enforcement.models import (
     AccessSuspension,
     AccessTermination,

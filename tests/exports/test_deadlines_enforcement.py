@@ -7,8 +7,8 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from cases.deadlines.services import open_deadline, waive_deadline
 from cases.models import CaseParty, Party
+from deadlines.services import open_deadline, waive_deadline
 from enforcement.services import appeals as appeal_services
 from enforcement.services import notices as notice_services
 

@@ -14,8 +14,9 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.models import Case, CaseSource, Deadline, Outfall
+from cases.models import Case, CaseSource, Outfall
 from cases.services import case_open
+from deadlines.models import Deadline
 from inspections import services
 from inspections.models import (
     DischargeApproval,

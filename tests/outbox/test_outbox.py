@@ -12,10 +12,11 @@ from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.deadlines import reminders
-from cases.models import Reminder, Report
+from cases.models import Report
 from cases.reports.services import report_submit
 from cases.services import case_open
+from deadlines import reminders
+from deadlines.models import Reminder
 from kernel.models import CaseEvent
 from kernel.workflow import Refused
 from outbox import services as outbox
@@ -233,8 +234,8 @@ def test_a_kind_no_app_composes_fails_with_words_not_silently(monkeypatch):
 
 
 def test_the_reminders_and_digests_are_composed_by_the_deadlines():
-    """cases registers them in its ready(): the outbox names no upper module."""
-    from cases.deadlines import reminders
+    """deadlines registers them in its ready(): the outbox names no upper module."""
+    from deadlines import reminders
 
     assert outbox.COMPOSERS[OutgoingMessage.Kind.REMINDER] is reminders.compose_reminder
     assert outbox.COMPOSERS[OutgoingMessage.Kind.DIGEST] is reminders.compose_digest

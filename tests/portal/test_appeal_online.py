@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 from PIL import Image
 
-from cases.models import Deadline
+from deadlines.models import Deadline
 from enforcement.models import Appeal, AppealDocument
 from enforcement.services.appeals import appeal_due_date, hearing_by
 from kernel.humanize import human_date, human_datetime

@@ -9,8 +9,8 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from cases.models import Deadline
 from cases.services import case_run_transition
+from deadlines.models import Deadline
 from enforcement.models import Decision
 from enforcement.services import appeals as appeal_services
 from kernel.humanize import human_date

@@ -9,8 +9,9 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from cases.deadlines.reminders import sweep_reminders
-from cases.models import Party, Reminder
+from cases.models import Party
+from deadlines.models import Reminder
+from deadlines.reminders import sweep_reminders
 from kernel.models import CaseEvent
 from portal.models import ContactChangeRequest
 from portal.services import live_access

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from PIL import Image
 
-from cases.models import Deadline
+from deadlines.models import Deadline
 from enforcement.models import NoticeStatus
 from kernel.models import CaseEvent
 from portal.models import CorrectionSubmission

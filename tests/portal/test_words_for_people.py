@@ -95,8 +95,8 @@ def test_the_reminder_e_mail_to_the_party_has_no_rule_id_or_iso_date(
 ):
     from django.core import mail
 
-    from cases.deadlines.reminders import deliver_reminder
-    from cases.models import Reminder
+    from deadlines.models import Reminder
+    from deadlines.reminders import deliver_reminder
 
     first = (
         issued_notice.deadlines().filter(responsible="discharger").order_by("due_date")

@@ -14,7 +14,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from cases.deadlines.services import compute_due
+from deadlines.services import compute_due
 from enforcement.models import Appeal, NoticeOfViolation
 from kernel.humanize import human_date
 from tests.conftest import browser_sign_in

@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from cases.deadlines.reminders import sweep_reminders
+from deadlines.reminders import sweep_reminders
 from enforcement.services import notices as notice_svc
 from kernel.humanize import human_date
 from kernel.models import CaseEvent

@@ -21,7 +21,7 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from cases.deadlines.services import deadlines_for
+from deadlines.services import deadlines_for
 from documents.contracts import DocumentKind
 from documents.selectors import documents_of
 from documents.services import document_render, issue_for

@@ -20,7 +20,7 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from cases.deadlines.services import open_deadline_for
+from deadlines.services import open_deadline_for
 from enforcement.models import (
     CorrectiveAction,
     NoticeOfViolation,

@@ -13,8 +13,8 @@ import re
 
 import pytest
 
-from cases.deadlines.services import open_deadline_for
-from cases.models import Deadline
+from deadlines.models import Deadline
+from deadlines.services import open_deadline_for
 from documents.contracts import DocumentKind
 from documents.services import document_render, issue_for
 from enforcement.models import Decision

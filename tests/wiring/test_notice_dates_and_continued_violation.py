@@ -18,7 +18,7 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from cases.deadlines.services import open_deadline_for
+from deadlines.services import open_deadline_for
 from documents.contracts import DocumentKind
 from documents.selectors import documents_of
 from documents.services import document_render

@@ -9,8 +9,8 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.urls import reverse
 
-from cases.deadlines.services import open_deadline_for
 from cases.models import CaseStatus, Party
+from deadlines.services import open_deadline_for
 from documents.contracts import DocumentKind, FactsInvalid
 from documents.models import IssuedDocument
 from documents.selectors import documents_of

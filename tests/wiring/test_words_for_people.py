@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from cases.deadlines.services import open_deadline_for
+from deadlines.services import open_deadline_for
 from documents.contracts import DocumentKind
 from documents.selectors import documents_of
 from documents.services import document_render, issue_for

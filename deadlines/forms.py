@@ -8,8 +8,8 @@ from django.utils import timezone
 from kernel.humanize import human_long_date
 from kernel.widgets import DateInput
 
-from ..models import Deadline, OfficeClosure
 from .engine import RULES
+from .models import Deadline, OfficeClosure
 from .selectors import FILTERS
 
 

@@ -12,16 +12,15 @@ Calendar programs cannot sign in: every feed a user subscribes to is read with
 the user's secret token (CalendarFeedToken, :func:`user_of_token`), one token
 for all their feeds.
 
-Providers: each module of PROVIDERS, if it can be imported, has
+Providers: each module an app registers (`register_provider`, in its
+AppConfig.ready(): inspections and enforcement) has
 ``ical_events(user)`` returning an iterable of objects or dicts with ``uid``,
 ``start`` (a date, or an aware datetime), ``summary`` and optionally
 ``description``, ``url`` (a path, preferably, or an absolute URL) and
 ``end`` (else the writer gives a timed event DEFAULT_EVENT_LENGTH). A provider
-that is missing is skipped; one that fails is logged and skipped, so the feed
-never breaks."""
+that fails is logged and skipped, so the feed never breaks."""
 
 import datetime as dt
-import importlib
 import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -35,12 +34,19 @@ from django.utils import timezone
 from kernel.roles import is_staff_member
 from kernel.site_url import absolute_url
 
-from ..models import CalendarFeedToken, Deadline
 from . import selectors
+from .models import CalendarFeedToken, Deadline
 
 log = logging.getLogger(__name__)
 
-PROVIDERS = ["inspections.ical_feed", "enforcement.ical_feed"]
+PROVIDERS: dict[str, object] = {}
+
+
+def register_provider(module) -> None:
+    """Add `module`'s events (and its own feeds) to every staff feed."""
+    PROVIDERS[module.__name__] = module
+
+
 PRODID = "-//Village of Poquott//MS4 stormwater deadlines//EN"
 UID_DOMAIN = "poquott-ms4"  # not the host: a UID must not change with it
 
@@ -119,18 +125,7 @@ def deadline_events(user) -> Iterator[FeedEvent]:
 
 
 def _providers() -> Iterator[tuple[str, object]]:
-    for name in PROVIDERS:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name and name.startswith(exc.name):
-                continue  # the app has no calendar (yet)
-            log.exception("iCal provider %s cannot be imported; skipped", name)
-            continue
-        except Exception:
-            log.exception("iCal provider %s cannot be imported; skipped", name)
-            continue
-        yield name, module
+    yield from PROVIDERS.items()
 
 
 def other_feeds(user, token: CalendarFeedToken) -> list[tuple[str, str]]:
@@ -235,7 +230,7 @@ def token_for(user) -> CalendarFeedToken:
 
 def regenerate_token(user) -> CalendarFeedToken:
     """A new secret; the old feed URL stops working. Who: the user themself."""
-    from ..models.deadlines import new_feed_token
+    from .models import new_feed_token
 
     token, created = CalendarFeedToken.objects.get_or_create(user=user)
     if not created:

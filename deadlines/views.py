@@ -16,7 +16,6 @@ from kernel.humanize import human_date
 from kernel.roles import Role, has_role, role_required
 from kernel.site_url import site_url
 
-from ..models import Deadline, OfficeClosure, Reminder
 from . import ical, selectors, services
 from .engine import RULES, UnknownRule
 from .exports import DEADLINES
@@ -28,6 +27,7 @@ from .forms import (
     MeetForm,
     WaiveForm,
 )
+from .models import Deadline, OfficeClosure, Reminder
 from .words import legal_basis
 
 READERS = (Role.SMO, Role.CLERK)

@@ -1,13 +1,13 @@
 """Admin for deadlines: office closures (SMO staff; adding or removing one goes
 through the services, so open deadlines are recomputed), deadlines and reminders
-read-only (they change only through cases.deadlines.services)."""
+read-only (they change only through deadlines.services)."""
 
 from django.contrib import admin
 
 from kernel.admin import ReadOnlyAdmin
 from kernel.roles import Role, has_role
 
-from .deadlines import services
+from . import services
 from .models import Deadline, OfficeClosure, Reminder
 
 

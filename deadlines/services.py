@@ -1,7 +1,7 @@
 """Deadline records: the only way a legal date is created, met, waived or corrected.
 
 Every app creates its deadlines here, from a rule id of RULES.md; the date and its
-explanation come from cases.deadlines.engine and are stored on the row."""
+explanation come from deadlines.engine and are stored on the row."""
 
 import datetime as dt
 from collections.abc import Iterable
@@ -15,9 +15,9 @@ from kernel.timeline import record_event
 from kernel.workflow import Refused, fire_locked, run
 from outbox.models import OutgoingMessage
 
-from ..models import Deadline, OfficeClosure, Reminder
 from .business_days import BusinessCalendar
 from .engine import RULES, Computation, compute
+from .models import Deadline, OfficeClosure, Reminder
 from .words import people_explanation
 
 
@@ -51,7 +51,7 @@ def compute_due(
 
 def explain_to_people(computation: Computation, *, calendar=None, **params) -> str:
     """How `computation` counted its date, in the words a resident reads (no
-    rule id, no ISO date): cases.deadlines.words on the office calendar, with
+    rule id, no ISO date): deadlines.words on the office calendar, with
     the village's setting for an open period (the public calculator)."""
     return people_explanation(
         computation.rule_id,

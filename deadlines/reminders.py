@@ -2,7 +2,7 @@
 
 Design (issue 7, issue 15):
 - The periodic sweep (`sweep_reminders`, run by the Celery task
-  `cases.tasks.sweep_deadlines`) finds the open deadlines coming due on the
+  `deadlines.tasks.sweep_deadlines`) finds the open deadlines coming due on the
   schedule of REMINDER_BUSINESS_DAYS_BEFORE (business days on the office
   calendar; 0 = the due day) and the overdue ones, and for each (deadline, kind,
   recipient) creates the Reminder row. The unique constraint on those three makes
@@ -53,9 +53,9 @@ from kernel.timeline import record_event
 from outbox import services as outbox
 from outbox.models import OutgoingMessage
 
-from ..models import Deadline, Reminder, StaffDigest
 from . import selectors
 from .business_days import BusinessCalendar
+from .models import Deadline, Reminder, StaffDigest
 from .services import office_calendar
 
 log = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """Legal deadlines and the reminders sent about them.
 
-Every due date is computed by cases.deadlines.engine from a rule id of RULES.md and
+Every due date is computed by deadlines.engine from a rule id of RULES.md and
 stored with how it was computed; templates and e-mails only read it. A sweep finds
 what is due; a Reminder row (unique per deadline, kind and recipient) is the
 once-only ticket, and its outbox.OutgoingMessage row is what delivers it.
@@ -23,7 +23,7 @@ from kernel.humanize import human_short_date
 from kernel.roles import Role
 from kernel.workflow import guard
 
-from ..deadlines import engine
+from . import engine
 
 
 class OfficeClosure(models.Model):
@@ -37,6 +37,7 @@ class OfficeClosure(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        db_table = "cases_officeclosure"  # kept when the deadlines left cases
         ordering = ["day"]
 
     def __str__(self):
@@ -46,8 +47,8 @@ class OfficeClosure(models.Model):
 # --- the deadline machine's role and guards ------------------------------------
 def closer_permission(deadline, user) -> bool:
     """Record met or waive: the SMO any deadline; the clerk the Board's and the
-    clerk's own duties (cases.deadlines.selectors.may_close_deadline)."""
-    from ..deadlines.selectors import may_close_deadline
+    clerk's own duties (deadlines.selectors.may_close_deadline)."""
+    from .selectors import may_close_deadline
 
     return may_close_deadline(user, deadline)
 
@@ -164,6 +165,7 @@ class Deadline(models.Model):
     )
 
     class Meta:
+        db_table = "cases_deadline"  # kept when the deadlines left cases
         ordering = ["due_date", "id"]
         indexes = [
             models.Index(
@@ -205,9 +207,9 @@ class Deadline(models.Model):
 
     def explained_to_people(self, calendar=None) -> str:
         """How the date was counted, in words a resident reads (no rule id, no
-        ISO date): cases.deadlines.words. `explanation` stays the office's."""
-        from ..deadlines.services import office_calendar
-        from ..deadlines.words import people_explanation
+        ISO date): deadlines.words. `explanation` stays the office's."""
+        from .services import office_calendar
+        from .words import people_explanation
 
         return people_explanation(
             self.rule_id,
@@ -224,11 +226,11 @@ class Deadline(models.Model):
     @property
     def legal_basis(self) -> str:
         """The Village Code and General Construction Law sections, in words."""
-        from ..deadlines.words import legal_basis
+        from .words import legal_basis
 
         return legal_basis(self.rule_id)
 
-    # --- the deadline's steps (cases.deadlines.services, through the kernel) ----
+    # --- the deadline's steps (deadlines.services, through the kernel) ----
     # A person's act on one clock: "Record met" / "Waive" on the deadline page.
     @transition(
         status,
@@ -305,7 +307,7 @@ class Deadline(models.Model):
 
     def has_passed(self, on=None) -> bool:
         """The due date is behind `on` (default today), whatever the status:
-        the engine's definition (cases.deadlines.engine.due_window)."""
+        the engine's definition (deadlines.engine.due_window)."""
         return engine.is_past_due(self.due_date, on or timezone.localdate())
 
     def is_overdue(self, on=None) -> bool:
@@ -349,6 +351,7 @@ class Reminder(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        db_table = "cases_reminder"  # kept when the deadlines left cases
         ordering = ["-created_at"]
         constraints = [
             models.UniqueConstraint(
@@ -399,6 +402,7 @@ class StaffDigest(models.Model):
     )
 
     class Meta:
+        db_table = "cases_staffdigest"  # kept when the deadlines left cases
         ordering = ["-day", "recipient"]
         constraints = [
             models.UniqueConstraint(
@@ -425,6 +429,9 @@ class CalendarFeedToken(models.Model):
     )
     token = models.CharField(max_length=64, unique=True, default=new_feed_token)
     created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        db_table = "cases_calendarfeedtoken"  # kept when the deadlines left cases
 
     def __str__(self):
         return f"iCal feed of {self.user}"

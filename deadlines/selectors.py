@@ -11,8 +11,8 @@ from kernel import page_reads
 from kernel.inline_rows import Inline, with_inline
 from kernel.roles import Role, has_role
 
-from ..models import Deadline, OfficeClosure, Reminder
 from . import engine
+from .models import Deadline, OfficeClosure, Reminder
 
 R = Deadline.Responsible
 # The SMO follows the duties of the SMO and of the people it enforces against;
@@ -176,9 +176,9 @@ def case_deadlines(case) -> list[Deadline]:
 
 def _with_reminders_of(case) -> QuerySet | list[Deadline]:
     rows = case.deadlines.select_related("assigned_to").order_by("due_date", "id")
-    from ..selectors import has_panel_records
-
-    if has_panel_records(case, "reminders"):
+    # The case page's one presence query (registered by cases): False only when
+    # it found no reminders of this case.
+    if (page_reads.read(case, "panel_presence") or {}).get("reminders", True):
         if page_reads.is_shared(case):  # in the deadlines' query (kernel.inline_rows)
             return with_inline(rows, Inline("reminders", ("created_at",)))
         return with_reminders(rows)
