@@ -859,7 +859,7 @@ def _deadlines(year, as_of) -> Iterable[Count]:
         "Legal deadlines due in the year",
         "Deadlines computed under the rules of the chapter whose due date fell in "
         "the year, whoever had to act (office, Board, discharger).",
-        "cases.deadline",
+        "deadlines.deadline",
         _ids(fell),
         known=n["fell"],
     )
@@ -868,7 +868,7 @@ def _deadlines(year, as_of) -> Iterable[Count]:
         "deadlines",
         "… met",
         "Done by the due date (recorded met).",
-        "cases.deadline",
+        "deadlines.deadline",
         _ids(met),
         known=n["met"],
     )
@@ -877,7 +877,7 @@ def _deadlines(year, as_of) -> Iterable[Count]:
         "deadlines",
         "… missed",
         "Done after the due date (recorded missed).",
-        "cases.deadline",
+        "deadlines.deadline",
         _ids(missed),
         known=n["missed"],
     )
@@ -886,7 +886,7 @@ def _deadlines(year, as_of) -> Iterable[Count]:
         "deadlines",
         "… waived",
         "Waived, with the reason recorded.",
-        "cases.deadline",
+        "deadlines.deadline",
         _ids(waived),
         known=n["waived"],
     )
@@ -895,7 +895,7 @@ def _deadlines(year, as_of) -> Iterable[Count]:
         "deadlines",
         "… still open",
         "Not recorded met, missed or waived at the moment of the report.",
-        "cases.deadline",
+        "deadlines.deadline",
         _ids(fell.filter(open_q)),
         known=n["open"],
     )
@@ -960,7 +960,7 @@ def _link(model_label: str) -> Callable:
     special = {
         "cases.report": lambda r: reverse("reports:detail", args=[r.pk]),
         "cases.outfall": lambda o: reverse("inspections:outfall_detail", args=[o.pk]),
-        "cases.deadline": lambda d: reverse("deadlines:detail", args=[d.pk]),
+        "deadlines.deadline": lambda d: reverse("deadlines:detail", args=[d.pk]),
         "inspections.sample": lambda s: s.inspection.get_absolute_url(),
         "enforcement.offenserecord": lambda o: (
             o.case.get_absolute_url() if o.case_id else ""
@@ -1009,6 +1009,6 @@ def _describe(count: Count, record) -> str:
         return (
             f"{record.tracking_code} ({record.get_channel_display()}, received {when})"
         )
-    if count.model == "cases.deadline":
+    if count.model == "deadlines.deadline":
         return f"{record.label} — due {human_short_date(record.due_date)} ({record.get_status_display()})"
     return str(record)
