@@ -17,8 +17,7 @@ from pathlib import Path
 from django.conf import settings
 
 from documents import services as document_services
-
-TEMPLATES = Path(settings.BASE_DIR) / "templates"
+from tests.project import templates
 
 # Rendered only to PDF by WeasyPrint (the packets: documents/packets.py),
 # never served as HTML.
@@ -33,9 +32,8 @@ SCRIPT_TAG = re.compile(r"<script\b[^>]*>", re.IGNORECASE)
 
 
 def _templates():
-    for path in sorted(TEMPLATES.rglob("*")):
-        if path.is_file() and path.suffix in {".html", ".txt", ".svg", ".xml"}:
-            yield path.relative_to(TEMPLATES).as_posix(), path.read_text()
+    for name, path in templates(".html", ".txt", ".svg", ".xml"):
+        yield name, path.read_text()
 
 
 def _lines(text, pattern):
@@ -102,7 +100,7 @@ def test_pdf_only_templates_are_not_rendered_by_any_view():
         for name, text in _templates()
         if name not in PDF_ONLY and '"documents/_packet_head.html"' in text
     ]
-    assert included == [
+    assert sorted(included) == [
         "documents/packet_appeal.html",
         "documents/packet_chronology.html",
         "documents/packet_evidence.html",

@@ -15,6 +15,7 @@ from kernel.citations import cite, cited, section_of
 from kernel.models import Citation
 from kernel.workflow import guard
 from tests.project import APPS as PROJECT_APPS
+from tests.project import templates
 
 ROOT = Path(settings.BASE_DIR)
 APPS = (*PROJECT_APPS, "poquott_ms4")
@@ -83,7 +84,7 @@ def test_the_scan_sees_strings_and_fstrings_but_not_docstrings_or_comments():
 def test_no_page_template_types_a_section():
     found = [
         str(path.relative_to(ROOT))
-        for path in sorted((ROOT / "templates").rglob("*.html"))
+        for _, path in templates(".html")
         if TYPED.search(path.read_text(encoding="utf-8"))
     ]
     assert not found

@@ -133,7 +133,7 @@ COMPARISON = re.compile(r"due_date\s*[<>]|due_date__(lt|lte|gt|gte)\b")
 
 def test_no_copy_of_the_definition_is_left():
     found = []
-    for folder in (*APPS, "templates"):
+    for folder in (*APPS, "templates"):  # each app's templates/ is in its folder
         for path in (ROOT / folder).rglob("*"):
             if (
                 path.suffix not in {".py", ".html", ".txt"}
