@@ -8,7 +8,7 @@ class CasesConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_migrate
 
-        from kernel import input_guard, roles, workflow
+        from kernel import demo, input_guard, roles, workflow
 
         # The binding steps' confirmations register with kernel.confirmations.
         from . import clocks, confirmations, reference_data  # noqa: F401
@@ -19,6 +19,8 @@ class CasesConfig(AppConfig):
         post_migrate.connect(roles.sync_role_permissions, sender=self)
         # A flushed database (transactional tests) gets its reference rows back.
         post_migrate.connect(reference_data.ensure_reference_data, sender=self)
+        # make run's demo data: staff and the Open311 key, reports, cases.
+        demo.register(self, "cases.demo", "cases.demo_reports", "cases.demo_cases")
         # What every step means for the legal clocks (kernel.workflow runs it in
         # the step's transaction), and Open311's own words for a refused input.
         workflow.register_step_hook(clocks.apply)

@@ -12,7 +12,7 @@ class EnforcementConfig(AppConfig):
         from cases.selectors import register_panel_records
         from deadlines import ical
         from jobs import exports
-        from kernel import page_reads
+        from kernel import demo, page_reads
 
         from . import documents, ical_feed  # noqa: F401
         from .selectors import case_appeal_pending, notice_sets, remedy_sets
@@ -28,5 +28,8 @@ class EnforcementConfig(AppConfig):
         page_reads.register("enforcement.appeal_pending", case_appeal_pending)
         register_panel_records(remedy_sets)
         register_panel_records(notice_sets)
+        # make run's demo data; the clocks' case first, so the enforcement case
+        # stays the first of the case list.
+        demo.register(self, "enforcement.demo_clocks", "enforcement.demo")
         # Hearings on the staff's calendar feeds, and the Board's own feed.
         ical.register_provider(ical_feed)

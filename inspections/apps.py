@@ -14,6 +14,7 @@ class InspectionsConfig(AppConfig):
         from cases.selectors import register_panel_records
         from deadlines import ical
         from jobs import exports
+        from kernel import demo
 
         from . import documents, ical_feed  # noqa: F401
         from .selectors import approval_in_force, case_record_sets
@@ -22,5 +23,6 @@ class InspectionsConfig(AppConfig):
         exports.register(fieldwork.INSPECTIONS_EXPORT, outfalls.OUTFALLS_EXPORT)
         register_panel_records(case_record_sets)
         register_approval_check(approval_in_force)
+        demo.register(self, "inspections.demo")  # make run's demo data
         # Inspections on the staff's calendar feeds.
         ical.register_provider(ical_feed)

@@ -25,3 +25,7 @@ class LedgerConfig(AppConfig):
         from .packet import COURT_PACKET_WORK
 
         register(COURT_PACKET_WORK)
+        # make run's demo data.
+        from kernel import demo
+
+        demo.register(self, "ledger.demo")

@@ -20,3 +20,8 @@ class PortalConfig(AppConfig):
         registry.register_online_access(documents.with_online_access)
         reminders.register_party_emails(services.reminder_emails_for)
         register_panel_records(selectors.case_portal_sets)
+        # make run's demo data, after every case app's (it prints the access
+        # codes of the documents those issued).
+        from kernel import demo
+
+        demo.register(self, "portal.demo")

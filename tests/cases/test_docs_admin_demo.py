@@ -71,3 +71,23 @@ def test_demo_cases_are_idempotent_and_cover_the_states():
     assert Report.objects.filter(case__isnull=True).count() >= 2
     longest = max(c.events.count() for c in Case.objects.all())
     assert longest >= 10
+
+
+def test_each_app_registers_its_demo_records_lower_apps_first():
+    """kernel.demo: named by the apps that own them, loaded bottom-up, the
+    respondent's page last (it prints the codes of the documents above)."""
+    import importlib
+
+    from kernel import demo
+
+    assert demo.modules() == [
+        "cases.demo",
+        "cases.demo_reports",
+        "cases.demo_cases",
+        "inspections.demo",
+        "enforcement.demo_clocks",
+        "enforcement.demo",
+        "ledger.demo",
+        "portal.demo",
+    ]
+    assert all(callable(importlib.import_module(m).load) for m in demo.modules())
