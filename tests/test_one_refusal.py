@@ -146,3 +146,27 @@ def test_a_page_without_a_form_gets_the_same_messages_by_field():
     )
     assert errors == {"": ["This notice was not addressed to you."]}
     assert attempt_errors(lambda: 42) == (42, {})
+
+
+def test_a_document_that_could_not_be_made_is_said_in_the_message_only():
+    """DocumentError (Refused.on_form False): the page's message says it; the
+    form keeps the user's input with no error of its own."""
+    request, form = _request(), _AmountForm({"amount": "10"})
+    refusal = DocumentError("The notice has no recipient's address yet.")
+    assert attempt(request, form, _refuse(refusal)) is None
+    assert form.non_field_errors() == []
+    assert form["amount"].value() == "10"
+    assert [str(m) for m in request._messages] == [
+        "The notice has no recipient's address yet."
+    ]
+
+
+def test_facts_that_make_no_lawful_document_say_nothing_was_done():
+    """FactsInvalid (Refused.nothing_done): the message ends with what did not
+    happen, in the caller's words; the form says why."""
+    request, form = _request(), _AmountForm({"amount": "10"})
+    refusal = FactsInvalid("notice_of_violation", ["the violation date is missing"])
+    assert attempt(request, form, _refuse(refusal), nothing="issued") is None
+    words = "Cannot render the Notice of violation: the violation date is missing"
+    assert form.non_field_errors() == [words]
+    assert [str(m) for m in request._messages] == [f"{words}. Nothing was issued."]
