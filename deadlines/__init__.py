@@ -1,6 +1,9 @@
-"""Deadlines of Chapter 132: the New York business calendar and the one engine.
+"""Deadlines of Chapter 132 (the deadlines app, issue 30): the New York
+business calendar and the one engine, exported here.
 
-Pure Python (no Django), so it imports without settings. See ``engine.compute``.
+These two modules are pure Python (no Django), so ``import deadlines`` works
+without settings. See ``engine.compute``; the stored deadlines and their
+services are in ``deadlines.models`` and ``deadlines.services``.
 """
 
 from .business_days import BusinessCalendar, public_holidays
