@@ -24,7 +24,7 @@ that is still waiting (a database that never answers) is not started again until
 it returns, so a health check every few seconds does not pile threads up.
 
 The body also carries `limits_skipped`: how often this process let a request
-through because the cache failed (`cases.failsafe`)."""
+through because the cache failed (`limits.failsafe`)."""
 
 import threading
 import time
@@ -34,7 +34,7 @@ from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 
-from cases.failsafe import cache_failures
+from limits.failsafe import cache_failures
 
 # The whole answer waits at most this long for the probes (they run at once);
 # gunicorn's worker timeout and a Compose health check's are far longer.

@@ -8,7 +8,7 @@ on the way out every response passes through it."""
 from django.http import HttpResponse
 from django.utils.cache import patch_cache_control
 
-from cases.throttle import is_trusted_proxy
+from limits.throttle import is_trusted_proxy
 
 # Pages with personal data (parties, addresses, evidence, notices) or sign-in
 # forms. Public pages (home, report form, status, the deadline calculator) keep

@@ -11,7 +11,7 @@ Read from the environment:
 - web: PORT (8000), HOST (0.0.0.0), WEB_CONCURRENCY (3 gunicorn workers),
   TRUSTED_PROXIES (empty: no one; the TLS proxy's addresses, never "*"): whose
   X-Forwarded-Proto and X-Forwarded-For gunicorn believes — the same variable
-  the settings read (poquott_ms4.middleware, cases.throttle.client_ip).
+  the settings read (poquott_ms4.middleware, limits.throttle.client_ip).
 - worker: WORKER_CONCURRENCY (unset: one process per core). Tasks acknowledge
   late (CELERY_TASK_ACKS_LATE, and each task's acks_late=True), so a killed
   worker's task is redelivered; the outbox sweep covers a message the broker

@@ -9,7 +9,7 @@ from cases.views.auth import (
 )
 from operations import health
 
-# /admin/login/ takes the staff sign-in's failed sign-in cool-off (cases.throttle).
+# /admin/login/ takes the staff sign-in's failed sign-in cool-off (limits.throttle).
 admin.site.login_form = ThrottledAdminAuthenticationForm
 
 urlpatterns = [

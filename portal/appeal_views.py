@@ -9,10 +9,10 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from cases.throttle import client_ip
 from enforcement.models import Appeal, NoticeOfViolation, NoticeStatus
 from enforcement.services import appeals as appeal_services
 from kernel.actions import attempt_errors
+from limits.throttle import client_ip
 
 from .session import respondent_required
 

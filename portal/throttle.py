@@ -1,5 +1,5 @@
 """Wrong access codes: a cool-off per address (an IPv6 /64 counts as one),
-counted in the database with cases.throttle's buckets, so it holds while Redis
+counted in the database with limits.throttle's buckets, so it holds while Redis
 is down; never a permanent lock-out.
 
 Per source only, never per code: a lock keyed on what was typed would let
@@ -7,7 +7,7 @@ strangers lock a holder out of their own code."""
 
 from django.conf import settings
 
-from cases import throttle
+from limits import throttle
 from limits.addresses import limit_source
 
 

@@ -7,10 +7,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from cases.throttle import client_ip
 from documents import services as document_services
 from kernel.actions import attempt_errors
 from kernel.uploads import MAX_FILES
+from limits.throttle import client_ip
 
 from . import selectors, services, throttle
 from .session import close_session, current_access, open_session, respondent_required

@@ -143,7 +143,7 @@ def dead_cache(settings):
     import redis
     from django.core.cache import cache
 
-    from cases import failsafe
+    from limits import failsafe
 
     with socket.socket() as probe:
         free = probe.connect_ex(("127.0.0.1", DEAD_REDIS_PORT)) != 0

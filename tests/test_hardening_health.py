@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from cases import failsafe
+from limits import failsafe
 from operations import health
 
 pytestmark = pytest.mark.django_db

@@ -15,8 +15,8 @@ from django.core import mail
 from django.core.cache import cache
 from django.urls import reverse
 
-from cases import failsafe
 from cases.models import Report
+from limits import failsafe
 from tests.api_keys import known_key
 
 from .reports.helpers import valid_post

@@ -16,7 +16,7 @@ from django.test import RequestFactory
 from django.urls import reverse
 
 from cases.reports import ratelimit
-from cases.throttle import client_ip
+from limits.throttle import client_ip
 
 from .reports.helpers import valid_post
 

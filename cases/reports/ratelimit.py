@@ -5,7 +5,7 @@ the password-reset limit.
 The report, Open311 and status limits are fixed windows counted in the default
 cache: a file cache in the embedded default (shared by every process), Redis in
 production. When the cache does not answer they let the request through (logged
-and counted by `cases.failsafe`): a report is never lost to the limiter.
+and counted by `limits.failsafe`): a report is never lost to the limiter.
 
 The password-reset limit is `durable`: counted in the database (`limits`), so it
 holds while Redis is down (a reset e-mail flood is what it stops).
@@ -22,11 +22,10 @@ from django.conf import settings
 from django.core.cache import cache
 
 from limits.addresses import limit_source
+from limits.failsafe import record_cache_failure
 from limits.selectors import counter_seconds_left
 from limits.services import counter_clear, counter_increment
-
-from ..failsafe import record_cache_failure
-from ..throttle import client_ip
+from limits.throttle import client_ip
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,8 @@ never compute dates here)."""
 from django import template
 
 from deadlines import selectors
+from kernel.panels import render_panel
 from kernel.roles import Role, has_role
-
-from ..panels import render_panel
 
 register = template.Library()
 

@@ -3,9 +3,9 @@
 from django import template
 
 from documents.selectors import documents_for_case
+from kernel.panels import render_panel
 from kernel.roles import CASE_READERS, has_role
 
-from ..panels import render_panel
 from ..selectors import has_panel_records
 
 register = template.Library()

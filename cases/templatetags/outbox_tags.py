@@ -4,12 +4,12 @@ was e-mailed so far."""
 from django import template
 from django.contrib.contenttypes.models import ContentType
 
+from kernel.panels import render_panel
 from kernel.roles import Role, has_role
 from outbox.forms import DocumentEmailForm
 from outbox.models import OutgoingMessage
 
 from ..models import CaseParty
-from ..panels import render_panel
 
 register = template.Library()
 

@@ -7,13 +7,13 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView, PasswordResetView
 
 from kernel.site_url import site_url
+from limits import throttle
 
-from .. import throttle
 from ..reports import ratelimit
 
 
 class ThrottledSignInMixin:
-    """The failed sign-in cool-off of `cases.throttle`, for any authentication
+    """The failed sign-in cool-off of `limits.throttle`, for any authentication
     form: during a cool-off even the right password is refused."""
 
     def clean(self):

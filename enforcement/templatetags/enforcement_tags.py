@@ -4,8 +4,8 @@ from dataclasses import dataclass
 
 from django import template
 
-from cases.panels import render_panel
 from kernel.citations import UnknownCitation, citation
+from kernel.panels import render_panel
 from kernel.roles import Role, has_role
 
 from .. import selectors, work_queues

@@ -5,9 +5,9 @@ with its status and download link."""
 
 from django import template
 
-from cases.panels import render_panel
 from documents.contracts import DocumentKind
 from documents.services import document_actions
+from kernel.panels import render_panel
 from kernel.roles import CASE_READERS, has_role
 
 register = template.Library()

@@ -2,7 +2,7 @@
 
 from django import template
 
-from cases.panels import render_panel
+from kernel.panels import render_panel
 from kernel.roles import CASE_READERS, Role, has_role
 
 from ..selectors import case_records

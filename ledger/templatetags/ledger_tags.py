@@ -2,9 +2,9 @@
 
 from django import template
 
-from cases.panels import render_panel
 from cases.selectors import head_and_count
 from documents.contracts import how_to_pay
+from kernel.panels import render_panel
 
 from .. import selectors
 

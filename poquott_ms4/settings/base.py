@@ -106,7 +106,7 @@ if REDIS_URL:
             "LOCATION": REDIS_URL,
             # A Redis that does not answer costs a request a second or so, never
             # a hang: the limits that use the cache then let the request through
-            # (cases.failsafe) and /healthz answers 503.
+            # (limits.failsafe) and /healthz answers 503.
             "OPTIONS": {
                 "socket_connect_timeout": env.float("CACHE_TIMEOUT_SECONDS", default=1),
                 "socket_timeout": env.float("CACHE_TIMEOUT_SECONDS", default=1),
@@ -182,7 +182,7 @@ SESSION_EXPIRE_AT_BROWSER_CLOSE = env.bool(
 # variable). Only a request from one of them may set X-Forwarded-For/-Proto
 # (poquott_ms4.middleware). With TRUSTED_PROXY_COUNT = N proxies in a row, the
 # visitor's address, which every limit keys on, is the Nth entry from the right
-# of X-Forwarded-For (cases.throttle.client_ip); 0 = REMOTE_ADDR.
+# of X-Forwarded-For (limits.throttle.client_ip); 0 = REMOTE_ADDR.
 TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
 TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 for _proxy in TRUSTED_PROXIES:

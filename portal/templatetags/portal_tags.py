@@ -4,7 +4,7 @@ pages of cases below need not import this app (STYLE.md, "Layers")."""
 
 from django import template
 
-from cases.panels import render_panel
+from kernel.panels import render_panel
 
 from .. import selectors
 

@@ -330,7 +330,7 @@ def test_a_document_of_another_record_is_not_found(suspension, client_as):
 def test_the_documents_panel_form_carries_the_pages_csrf_token(
     decided_appeal, clerk_user
 ):
-    """The panel is rendered inside the page's context (cases.panels), not a
+    """The panel is rendered inside the page's context (kernel.panels), not a
     fresh one: its form must still post with the page's CSRF token."""
     import re
 
