@@ -8,15 +8,12 @@ class CasesConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_migrate
 
-        from kernel import demo, input_guard, roles, workflow
+        from kernel import demo, input_guard, workflow
 
         # The binding steps' confirmations register with kernel.confirmations.
         from . import clocks, confirmations, reference_data  # noqa: F401
         from .open311 import serializers as open311
 
-        # New models get their permissions after migrate; keep the role groups in
-        # step with the table in roles.py (the one place that says who may do what).
-        post_migrate.connect(roles.sync_role_permissions, sender=self)
         # A flushed database (transactional tests) gets its reference rows back.
         post_migrate.connect(reference_data.ensure_reference_data, sender=self)
         # make run's demo data: staff and the Open311 key, reports, cases.

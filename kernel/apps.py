@@ -11,3 +11,18 @@ class KernelConfig(AppConfig):
 
     name = "kernel"
     verbose_name = "Chronology, delegations and citations"
+
+    def ready(self):
+        from django.apps import apps
+        from django.db.models.signals import post_migrate
+
+        from . import roles
+
+        # Keep the role groups in step with the table in roles.py (the one place
+        # that says who may do what) once every app's permissions exist: after
+        # the post_migrate of the last app with models (each app's permissions
+        # are created at its own).
+        last = [c for c in apps.get_app_configs() if c.models_module is not None][-1]
+        post_migrate.connect(
+            roles.sync_role_permissions, sender=last, dispatch_uid="role-permissions"
+        )
