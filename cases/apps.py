@@ -16,6 +16,12 @@ class CasesConfig(AppConfig):
 
         # A flushed database (transactional tests) gets its reference rows back.
         post_migrate.connect(reference_data.ensure_reference_data, sender=self)
+        # The kinds of chronology entry cases writes.
+        from kernel.models import register_event_kinds
+
+        from .models import EventKind
+
+        register_event_kinds(EventKind.choices)
         # make run's demo data: staff and the Open311 key, reports, cases.
         demo.register(self, "cases.demo", "cases.demo_reports", "cases.demo_cases")
         # What every step means for the legal clocks (kernel.workflow runs it in

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from kernel import page_reads
 from kernel.inline_rows import Inline, with_inline
-from kernel.models import CaseEvent, actor_words
+from kernel.models import CaseEvent, actor_words, event_kinds
 from kernel.roles import CASE_READERS, Role, has_role
 from outbox.selectors import delivery_heads
 
@@ -442,7 +442,6 @@ class ChronologyEntry:
     detail: str
 
 
-_KIND_LABELS = dict(CaseEvent.Kind.choices)
 _CHRONOLOGY_FIELDS = (
     "at",
     "kind",
@@ -461,6 +460,7 @@ def _chronology_entries(rows) -> list[ChronologyEntry]:
     # Read as plain values: 100 events as models (and their
     # actors) through the template's lookups were ~20 % of the case page (bench/).
     zone = timezone.get_current_timezone()
+    labels = dict(event_kinds())
     entries = []
     for row in rows:
         at, kind, first, last, username, actor_kind, rule_id, public = row[:8]
@@ -469,7 +469,7 @@ def _chronology_entries(rows) -> list[ChronologyEntry]:
         entries.append(
             ChronologyEntry(
                 at=at.astimezone(zone),
-                kind=_KIND_LABELS.get(kind, kind),
+                kind=labels.get(kind, kind),
                 by_words=actor_words(actor_kind, kind, name),
                 rule_id=rule_id,
                 public=public,

@@ -10,7 +10,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from kernel.humanize import human_datetime
-from kernel.models import CaseEvent
 from kernel.roles import Role, require_role
 from kernel.timeline import record_event
 from kernel.workflow import CaseChangedError, Refused, actions, lock, run
@@ -22,6 +21,7 @@ from .models import (
     CaseNumberSequence,
     CaseParty,
     CaseStatus,
+    EventKind,
     Note,
     Party,
     Premises,
@@ -104,7 +104,7 @@ def _attach_reports(*, case: Case, reports, actor) -> list[Report]:
         record_event(
             case=case,
             actor=actor,
-            kind=CaseEvent.Kind.REPORT,
+            kind=EventKind.REPORT,
             summary=f"Report {report.tracking_code} ({report.get_channel_display()}, "
             f"received {human_datetime(received)}) added to the case",
             detail=report.description,
@@ -246,7 +246,7 @@ def case_merge_duplicate(
         record_event(
             case=case,
             actor=actor,
-            kind=CaseEvent.Kind.MERGE,
+            kind=EventKind.MERGE,
             summary=f"Merged into {target.number}; reports moved: {codes}",
             detail=reason,
             subject=target,
@@ -254,7 +254,7 @@ def case_merge_duplicate(
         record_event(
             case=target,
             actor=actor,
-            kind=CaseEvent.Kind.MERGE,
+            kind=EventKind.MERGE,
             summary=f"{case.number} merged into this case; reports received: {codes}",
             detail=reason,
             subject=case,
@@ -263,7 +263,7 @@ def case_merge_duplicate(
             record_event(
                 case=target,
                 actor=actor,
-                kind=CaseEvent.Kind.REPORT,
+                kind=EventKind.REPORT,
                 summary=f"Report {report.tracking_code} moved here from {case.number}",
                 detail=report.description,
                 subject=report,
@@ -348,7 +348,7 @@ def case_update_details(
         record_event(
             case=locked,
             actor=actor,
-            kind=CaseEvent.Kind.EDIT,
+            kind=EventKind.EDIT,
             summary="Case details changed",
             detail="\n".join(changes),
         )
@@ -390,7 +390,7 @@ def case_add_party(
         record_event(
             case=locked,
             actor=actor,
-            kind=CaseEvent.Kind.PARTY,
+            kind=EventKind.PARTY,
             summary=f"Party named: {party} ({link.get_role_display()}, "
             f"{party.get_kind_display().split(' (')[0].lower()})",
             subject=link,
@@ -441,7 +441,7 @@ def party_update_details(*, case: Case, party: Party, actor, **fields) -> Party:
         record_event(
             case=locked_case,
             actor=actor,
-            kind=CaseEvent.Kind.PARTY,
+            kind=EventKind.PARTY,
             summary=f"Party details changed: {locked}",
             detail="\n".join(changes),
             subject=locked,
@@ -467,7 +467,7 @@ def note_add(*, case: Case, actor, text: str, public: bool = False) -> Note:
         record_event(
             case=locked,
             actor=actor,
-            kind=CaseEvent.Kind.NOTE,
+            kind=EventKind.NOTE,
             summary=("Public note: " if public else "Note: ") + text[:200],
             detail=text,
             public=public,
@@ -504,7 +504,7 @@ def attachment_add(*, case: Case, actor, upload, description: str = "") -> Attac
         record_event(
             case=locked,
             actor=actor,
-            kind=CaseEvent.Kind.ATTACHMENT,
+            kind=EventKind.ATTACHMENT,
             summary=f"Attachment added: {attachment.original_name}"
             + (f" — {description}" if description else ""),
             detail=f"SHA-256 {digest}, {attachment.size} bytes",
@@ -529,7 +529,7 @@ def case_record_referral_outcome(
         record_event(
             case=locked,
             actor=actor,
-            kind=CaseEvent.Kind.EDIT,
+            kind=EventKind.EDIT,
             summary=f"Referral outcome from {locked.referred_to} recorded",
             detail=outcome,
         )

@@ -14,10 +14,13 @@ class DeadlinesConfig(AppConfig):
 
     def ready(self):
         from jobs import exports
+        from kernel.models import register_event_kinds
         from outbox.models import OutgoingMessage
         from outbox.services import register_composer
 
         from . import reminders, views
+
+        register_event_kinds([("deadline", "Deadline"), ("reminder", "Reminder sent")])
 
         # Reminders and digests are composed when they are sent, from the
         # deadlines as they are then.

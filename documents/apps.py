@@ -10,3 +10,8 @@ class DocumentsConfig(AppConfig):
 
     name = "documents"
     verbose_name = "Issued documents"
+
+    def ready(self):
+        from kernel.models import register_event_kinds
+
+        register_event_kinds([("document", "Document")])  # issued, e-mailed

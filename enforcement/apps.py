@@ -13,6 +13,7 @@ class EnforcementConfig(AppConfig):
         from deadlines import ical
         from jobs import exports
         from kernel import demo, page_reads
+        from kernel.models import register_event_kinds
 
         from . import documents, ical_feed  # noqa: F401
         from .selectors import case_appeal_pending, notice_sets, remedy_sets
@@ -31,5 +32,12 @@ class EnforcementConfig(AppConfig):
         # make run's demo data; the clocks' case first, so the enforcement case
         # stays the first of the case list.
         demo.register(self, "enforcement.demo_clocks", "enforcement.demo")
+        register_event_kinds(
+            [
+                ("notice", "Notice of violation"),
+                ("appeal", "Appeal"),
+                ("enforcement", "Enforcement"),
+            ]
+        )
         # Hearings on the staff's calendar feeds, and the Board's own feed.
         ical.register_provider(ical_feed)

@@ -15,6 +15,7 @@ class InspectionsConfig(AppConfig):
         from deadlines import ical
         from jobs import exports
         from kernel import demo
+        from kernel.models import register_event_kinds
 
         from . import documents, ical_feed  # noqa: F401
         from .selectors import approval_in_force, case_record_sets
@@ -24,5 +25,12 @@ class InspectionsConfig(AppConfig):
         register_panel_records(case_record_sets)
         register_approval_check(approval_in_force)
         demo.register(self, "inspections.demo")  # make run's demo data
+        register_event_kinds(
+            [
+                ("inspection", "Inspection"),
+                ("spill", "Spill notification"),
+                ("outfall", "Outfall screening"),
+            ]
+        )
         # Inspections on the staff's calendar feeds.
         ical.register_provider(ical_feed)

@@ -41,12 +41,30 @@ def actor_words(actor_kind: str, kind: str, staff_name: str) -> str:
     if actor_kind == kinds.RESPONDENT or (
         # Entries written before `actor_kind` existed: the respondent's own
         # steps were the page's entries without a staff user.
-        actor_kind == kinds.SYSTEM and kind == CaseEvent.Kind.PORTAL
+        actor_kind == kinds.SYSTEM and kind == "portal"
     ):
         return "the respondent (online)"
     if actor_kind == kinds.PUBLIC:
         return "a member of the public"
     return "the system"
+
+
+# The kinds of chronology entries and their words: the kernel's own (a step of a
+# state machine, CaseEvent.Kind) and those each app registers in its
+# AppConfig.ready() for the entries it writes (cases: opened, report, note…;
+# inspections: inspection, spill, outfall; …). The field's choices are this
+# table, read when asked (a callable), so the kernel names no upper app's kind.
+_EVENT_KINDS: dict[str, str] = {}
+
+
+def register_event_kinds(kinds) -> None:
+    """Add `kinds` ((value, label) pairs, e.g. an app's TextChoices.choices)."""
+    _EVENT_KINDS.update(dict(kinds))
+
+
+def event_kinds() -> list[tuple[str, str]]:
+    """(value, label) of every kind of chronology entry."""
+    return [*CaseEvent.Kind.choices, *_EVENT_KINDS.items()]
 
 
 class CaseEvent(models.Model):
@@ -61,24 +79,10 @@ class CaseEvent(models.Model):
     a trigger refuses too)."""
 
     class Kind(models.TextChoices):
-        OPENED = "opened", "Case opened"
-        REPORT = "report", "Report"
+        """The kernel's own kind; every other is registered by the app that
+        writes it (register_event_kinds)."""
+
         TRANSITION = "transition", "Status change"
-        NOTE = "note", "Note"
-        ATTACHMENT = "attachment", "Attachment"
-        PARTY = "party", "Party"
-        EDIT = "edit", "Case details changed"
-        DEADLINE = "deadline", "Deadline"
-        REMINDER = "reminder", "Reminder sent"
-        INSPECTION = "inspection", "Inspection"
-        SPILL = "spill", "Spill notification"
-        OUTFALL = "outfall", "Outfall screening"
-        NOTICE = "notice", "Notice of violation"
-        APPEAL = "appeal", "Appeal"
-        ENFORCEMENT = "enforcement", "Enforcement"
-        DOCUMENT = "document", "Document"
-        MERGE = "merge", "Merge"
-        PORTAL = "portal", "Respondent's page"
 
     class ActorKind(models.TextChoices):
         STAFF = "staff", "Village staff"
@@ -121,7 +125,7 @@ class CaseEvent(models.Model):
         help_text="Who acted: staff (then `actor` names them), the respondent, "
         "the public or the system.",
     )
-    kind = models.CharField(max_length=16, choices=Kind.choices)
+    kind = models.CharField(max_length=16, choices=event_kinds)
     summary = models.CharField(max_length=300)
     detail = models.TextField(blank=True)
     from_status = models.CharField(max_length=32, blank=True)

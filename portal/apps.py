@@ -25,3 +25,6 @@ class PortalConfig(AppConfig):
         from kernel import demo
 
         demo.register(self, "portal.demo")
+        from kernel.models import register_event_kinds
+
+        register_event_kinds([("portal", "Respondent's page")])

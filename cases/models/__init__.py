@@ -8,7 +8,7 @@ from .case import (
     ConnectionType,
 )
 from .premises import Outfall, Party, Premises
-from .records import Attachment, CaseParty, Note
+from .records import Attachment, CaseParty, EventKind, Note
 from .reference import ExemptCategory, PollutantCategory
 from .reports import ApiKey, Report, ReportNotification, ReportPhoto
 
@@ -23,6 +23,7 @@ __all__ = [
     "CaseSource",
     "CaseStatus",
     "ConnectionType",
+    "EventKind",
     "ExemptCategory",
     "Note",
     "Outfall",

@@ -7,6 +7,19 @@ from django.utils import timezone
 from .premises import Party
 
 
+class EventKind(models.TextChoices):
+    """The kinds of chronology entry cases writes (kernel.models.event_kinds;
+    registered by CasesConfig.ready())."""
+
+    OPENED = "opened", "Case opened"
+    REPORT = "report", "Report"
+    NOTE = "note", "Note"
+    ATTACHMENT = "attachment", "Attachment"
+    PARTY = "party", "Party"
+    EDIT = "edit", "Case details changed"
+    MERGE = "merge", "Merge"
+
+
 def private_upload_path(instance, filename):
     # Never the user's filename: a random name under a private folder.
     import uuid

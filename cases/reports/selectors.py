@@ -11,7 +11,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from kernel.models import CaseEvent
 
-from ..models import CLOSED_STATUSES, CaseStatus, Note, Report
+from ..models import CLOSED_STATUSES, CaseStatus, EventKind, Note, Report
 from . import public_status
 from .service_code import service_code_expression
 
@@ -68,10 +68,10 @@ def public_updates(report: Report) -> list[PublicUpdate]:
     events = CaseEvent.objects.filter(
         case=case,
         public=True,
-        kind__in=[CaseEvent.Kind.OPENED, CaseEvent.Kind.TRANSITION],
+        kind__in=[EventKind.OPENED, CaseEvent.Kind.TRANSITION],
     ).only("at", "kind", "to_status", "detail")
     for event in events:
-        if event.kind == CaseEvent.Kind.OPENED:
+        if event.kind == EventKind.OPENED:
             updates.append(PublicUpdate(event.at, OPENED_TEXT))
             continue
         status = public_status.BY_CASE_STATUS.get(event.to_status)
@@ -82,7 +82,7 @@ def public_updates(report: Report) -> list[PublicUpdate]:
     # entry, public, says the reports were combined (never the entry's words).
     combined = CaseEvent.objects.filter(
         case=case,
-        kind=CaseEvent.Kind.REPORT,
+        kind=EventKind.REPORT,
         public=True,
         content_type=ContentType.objects.get_for_model(Report),
         object_id=report.pk,

@@ -29,7 +29,7 @@ from django.db.models import Exists, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from cases.models import Case, CaseKind, CaseStatus, Outfall, Report
+from cases.models import Case, CaseKind, CaseStatus, EventKind, Outfall, Report
 from cases.models.case import CLOSED_STATUSES
 from deadlines import selectors as deadline_selectors
 from deadlines.models import CLOSED_WITHOUT_DUTY, Deadline
@@ -190,7 +190,7 @@ def _case_status_events():
     """The events that set a case's status: its opening, each step of its own
     state machine."""
     own = Q(content_type=ContentType.objects.get_for_model(Case)) | Q(
-        kind=CaseEvent.Kind.OPENED, content_type__isnull=True
+        kind=EventKind.OPENED, content_type__isnull=True
     )
     return CaseEvent.objects.filter(own).exclude(to_status="")
 

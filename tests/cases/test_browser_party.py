@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from cases.models import Case, CaseParty, CaseStatus, Party, Premises
+from cases.models import Case, CaseParty, CaseStatus, EventKind, Party, Premises
 from enforcement.models import RequirementKind
 from enforcement.services import notices as notice_services
 from kernel.models import CaseEvent
@@ -43,7 +43,7 @@ def test_smo_adds_a_mailing_address_from_the_case_page(browser_page, smo_user):
     assert "Party details changed: Harbor Auto Detailing LLC" in timeline
     party.refresh_from_db()
     assert party.mailing_address == "7 Harbor Road\nPoquott, NY 11733"
-    assert CaseEvent.objects.filter(case=case, kind=CaseEvent.Kind.PARTY).exists()
+    assert CaseEvent.objects.filter(case=case, kind=EventKind.PARTY).exists()
 
 
 @pytest.mark.browser

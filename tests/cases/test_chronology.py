@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from cases.models import EventKind
 from cases.selectors import TIMELINE_RECENT
-from kernel.models import CaseEvent
 from kernel.timeline import record_event
 
 from .factories import CaseFactory
@@ -24,7 +24,7 @@ def long_case(db):
         record_event(
             case=case,
             actor=None,
-            kind=CaseEvent.Kind.NOTE,
+            kind=EventKind.NOTE,
             summary=f"Entry number {i:04d}",
             at=start + dt.timedelta(hours=i),
         )

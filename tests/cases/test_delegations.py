@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from cases.models import EventKind
 from kernel.humanize import human_date
 from kernel.models import CaseEvent, Delegation
 from kernel.roles import Role, acting_delegation, has_role
@@ -161,7 +162,7 @@ def test_an_act_under_a_delegation_shows_it_in_the_case_chronology(
         follow=True,
     )
     assert page.status_code == 200
-    event = CaseEvent.objects.get(case=case, kind=CaseEvent.Kind.NOTE)
+    event = CaseEvent.objects.get(case=case, kind=EventKind.NOTE)
     assert event.delegation == delegation
     words = (
         f"acting for the SMO under the delegation of "
@@ -173,7 +174,7 @@ def test_an_act_under_a_delegation_shows_it_in_the_case_chronology(
     # The SMO's own entries say nothing of the kind.
     client.force_login(smo_user)
     client.post(reverse("cases:note_add", args=[case.number]), {"text": "Reviewed."})
-    own = CaseEvent.objects.filter(case=case, kind=CaseEvent.Kind.NOTE).last()
+    own = CaseEvent.objects.filter(case=case, kind=EventKind.NOTE).last()
     assert own.delegation is None and "acting for the SMO" not in own.summary
 
 
@@ -186,7 +187,7 @@ def test_an_expired_or_future_delegation_gives_no_power(client, clerk_user, smo_
         reverse("cases:note_add", args=[case.number]), {"text": "Not mine to add."}
     )
     assert page.status_code == 403
-    assert not CaseEvent.objects.filter(case=case, kind=CaseEvent.Kind.NOTE).exists()
+    assert not CaseEvent.objects.filter(case=case, kind=EventKind.NOTE).exists()
     fresh = type(clerk_user).objects.get(pk=clerk_user.pk)
     assert acting_delegation(fresh) is None
     assert not has_role(fresh, Role.SMO)

@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from cases.models import Case, CaseParty, CaseStatus, Party, Premises
+from cases.models import Case, CaseParty, CaseStatus, EventKind, Party, Premises
 from enforcement.models import RequirementKind
 from enforcement.services import notices as notice_services
 from kernel.models import CaseEvent
@@ -79,7 +79,7 @@ def test_smo_adds_the_mailing_address_and_the_chronology_says_so(
     assert response["Location"] == reverse("cases:detail", args=[case.number])
     party.refresh_from_db()
     assert party.mailing_address == "7 Harbor Road\nPoquott, NY 11733"
-    event = CaseEvent.objects.filter(case=case, kind=CaseEvent.Kind.PARTY).last()
+    event = CaseEvent.objects.filter(case=case, kind=EventKind.PARTY).last()
     assert event.summary == "Party details changed: Harbor Auto LLC"
     assert event.detail == "mailing address: — → 7 Harbor Road Poquott, NY 11733"
     assert event.actor == smo_user

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from cases import triage
-from cases.models import Case, CaseStatus, ExemptCategory, Report
+from cases.models import Case, CaseStatus, EventKind, ExemptCategory, Report
 from kernel.models import CaseEvent
 from kernel.workflow import Refused
 
@@ -124,7 +124,7 @@ def test_duplicate_moves_the_report_to_the_case_and_says_combined(smo_user, clie
     report.refresh_from_db()
     assert report.case == earlier
     assert _transition(case).to_status == "duplicate"
-    assert earlier.events.filter(kind=CaseEvent.Kind.MERGE).exists()
+    assert earlier.events.filter(kind=EventKind.MERGE).exists()
     html = _status_page(client, report)
     assert "Being investigated" in html
     assert "Combined with another report" in html
