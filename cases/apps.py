@@ -41,4 +41,4 @@ class CasesConfig(AppConfig):
 
         from .selectors import _presence_of
 
-        page_reads.register("panel_presence", _presence_of)
+        page_reads.register(page_reads.PRESENCE, _presence_of)

@@ -138,12 +138,12 @@ def panel_presence(case: Case) -> dict[str, bool]:
     case page (kernel.page_reads, where CasesConfig.ready() registers it as
     "panel_presence" for the apps below, the deadlines' reminders); {} off the
     case page."""
-    return page_reads.read(case, "panel_presence") or {}
+    return page_reads.read(case, page_reads.PRESENCE) or {}
 
 
 def has_panel_records(case: Case, key: str) -> bool:
     """False only when the case page's presence query found no `key` rows."""
-    return panel_presence(case).get(key, True)
+    return page_reads.has_records(case, key)
 
 
 def panel_prefetch(case: Case, key: str, lookup: str, model) -> Prefetch | str:

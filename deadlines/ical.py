@@ -124,15 +124,11 @@ def deadline_events(user) -> Iterator[FeedEvent]:
         )
 
 
-def _providers() -> Iterator[tuple[str, object]]:
-    yield from PROVIDERS.items()
-
-
 def other_feeds(user, token: CalendarFeedToken) -> list[tuple[str, str]]:
     """(label, path) of the feeds besides this one that `user` may subscribe to
     with the same token: each provider's ``token_feeds(user, token)``."""
     feeds = []
-    for name, module in _providers():
+    for name, module in PROVIDERS.items():
         offer = getattr(module, "token_feeds", None)
         if offer is None:
             continue
@@ -144,7 +140,7 @@ def other_feeds(user, token: CalendarFeedToken) -> list[tuple[str, str]]:
 
 
 def provider_events(user) -> Iterator[FeedEvent]:
-    for name, module in _providers():
+    for name, module in PROVIDERS.items():
         events = getattr(module, "ical_events", None)
         if events is None:
             continue

@@ -176,9 +176,7 @@ def case_deadlines(case) -> list[Deadline]:
 
 def _with_reminders_of(case) -> QuerySet | list[Deadline]:
     rows = case.deadlines.select_related("assigned_to").order_by("due_date", "id")
-    # The case page's one presence query (registered by cases): False only when
-    # it found no reminders of this case.
-    if (page_reads.read(case, "panel_presence") or {}).get("reminders", True):
+    if page_reads.has_records(case, "reminders"):
         if page_reads.is_shared(case):  # in the deadlines' query (kernel.inline_rows)
             return with_inline(rows, Inline("reminders", ("created_at",)))
         return with_reminders(rows)

@@ -45,6 +45,17 @@ def register(key: str, load: Callable) -> None:
     _LOADERS[key] = load
 
 
+# The page's one presence query: which record sets of the case have rows
+# (registered by cases, `cases.selectors._presence_of`).
+PRESENCE = "panel_presence"
+
+
+def has_records(obj, key: str) -> bool:
+    """False only when the page's presence query found no `key` rows of `obj`
+    (True off such a page: the caller reads them)."""
+    return (read(obj, PRESENCE) or {}).get(key, True)
+
+
 def read(obj, key: str):
     """The registered read `key` of `obj` (once per marked instance); None when
     no app registered it or `obj` is not marked (the caller asks the database
