@@ -15,7 +15,7 @@ import grimp
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout
 
 APPS = ("operations", "portal", "reporting", "ledger", "enforcement", "inspections")
-APPS += ("cases", "deadlines", "outbox", "documents")
+APPS += ("cases", "intake", "deadlines", "outbox", "documents")
 APPS += ("jobs", "limits", "kernel")
 
 

@@ -68,8 +68,9 @@ def measure_pages(n: int):
     from django.test import Client
 
     from bench.harness import measure_page, measure_pages_round_robin
-    from cases.models import Case, Report
+    from cases.models import Case
     from enforcement.models import Appeal
+    from intake.models import Report
 
     smo = User.objects.get(username="smo")
     clerk = User.objects.get(username="clerk")
@@ -235,7 +236,7 @@ def measure_annual(runs: int = 5):
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from cases.models import Report
+    from intake.models import Report
     from reporting.annual.selectors import annual_counts
     from reporting.annual.year import ReportingYear
 
@@ -316,7 +317,7 @@ def measure_load(seconds: float, threads: int):
 
     from bench.load import open311_load, report_form_load
     from bench.seed import API_KEY
-    from cases.models import PollutantCategory, Report
+    from intake.models import PollutantCategory, Report
 
     workers = 2 * (os.cpu_count() or 1) + 1
     port = _free_port()
@@ -495,9 +496,10 @@ def main(argv=None):
     if connection.vendor != "postgresql":
         sys.exit("bench needs PostgreSQL: set DATABASE_URL=postgres://...")
     from bench.seed import ensure_seeded
-    from cases.models import Case, Report
+    from cases.models import Case
     from deadlines.models import Deadline
     from enforcement.models import Appeal, NoticeOfViolation
+    from intake.models import Report
     from kernel.models import CaseEvent
 
     seed_s, _ = ensure_seeded(reseed="--reseed" in argv)

@@ -150,7 +150,7 @@ def _setval(cur, table):
 def _users():
     from django.contrib.auth.models import Group, User
 
-    from cases.models import ApiKey
+    from intake.models import ApiKey
     from kernel.roles import Role
 
     made = {}
@@ -182,9 +182,10 @@ def seed(stdout=print):
     from django.db import connection, transaction
     from django.utils import timezone
 
-    from cases.models import CaseNumberSequence, PollutantCategory
+    from cases.models import CaseNumberSequence
     from deadlines.engine import RULES
     from enforcement.models import Appeal
+    from intake.models import PollutantCategory
 
     rng = random.Random(SEED)
     started = time.perf_counter()
@@ -819,7 +820,7 @@ def remove_load_reports() -> int:
     next run's dashboard and Open311 list then read (issue 28)."""
     from django.db.models import Q
 
-    from cases.models import Report
+    from intake.models import Report
 
     marked = Q()
     for mark in LOAD_REPORT_MARKS:

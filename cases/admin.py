@@ -1,23 +1,11 @@
-"""Django admin for the case side. Reference data (pollutant and exempt categories,
-citations) is edited here by staff; the timeline is read-only; a case's status is
+"""Django admin for the case side (the pollutant and exempt categories are
+intake's: intake.admin). Citations are edited here by staff; the timeline is read-only; a case's status is
 never edited here (it is a protected FSM field changed only by services)."""
 
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from kernel.citations import cite
-
-from .models import (
-    Attachment,
-    Case,
-    CaseParty,
-    ExemptCategory,
-    Note,
-    Outfall,
-    Party,
-    PollutantCategory,
-    Premises,
-)
+from .models import Attachment, Case, CaseParty, Note, Outfall, Party, Premises
 
 
 class CasePartyInline(admin.TabularInline):
@@ -98,29 +86,3 @@ class AttachmentAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
-
-
-@admin.register(PollutantCategory)
-class PollutantCategoryAdmin(admin.ModelAdmin):
-    list_display = ["name", "code", "hazardous", "active", "sort_order"]
-    list_editable = ["active", "sort_order"]
-
-    def get_form(self, request, obj=None, **kwargs):
-        kwargs.setdefault("help_texts", {})["hazardous"] = cite(
-            "R-DEF-1",
-            "A hazardous material ({section}): the form repeats the 911 warning.",
-        )
-        return super().get_form(request, obj, **kwargs)
-
-
-@admin.register(ExemptCategory)
-class ExemptCategoryAdmin(admin.ModelAdmin):
-    """§ 132-6 A(1) (R-PRO-2): marking a category a substantial contributor ends
-    its exemption."""
-
-    list_display = ["name", "substantial_contributor", "determined_by", "determined_on"]
-    list_editable = ["substantial_contributor"]
-
-
-# Other areas register their models in cases/admin_<area>.py.
-from . import admin_reports  # noqa: E402, F401

@@ -7,19 +7,11 @@ from decimal import Decimal
 
 from django.utils import timezone
 
+from intake.models import ExemptCategory, PollutantCategory, Report
+from kernel.demo_users import load_users
+
 from . import services
-from .demo import load_users
-from .models import (
-    Case,
-    CaseKind,
-    CaseParty,
-    CaseSource,
-    ExemptCategory,
-    Party,
-    PollutantCategory,
-    Premises,
-    Report,
-)
+from .models import Case, CaseKind, CaseParty, CaseSource, Party, Premises
 
 PREMISES = [
     # address, tax map number, land use, lat, lon

@@ -4,6 +4,8 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from intake.models import ExemptCategory, PollutantCategory, Report
+from intake.selectors import normalize_tracking_code
 from kernel.citations import cite
 from kernel.roles import Role
 from kernel.uploads import MAX_FILE_BYTES
@@ -17,14 +19,10 @@ from .models import (
     CaseSource,
     CaseStatus,
     ConnectionType,
-    ExemptCategory,
     Outfall,
     Party,
-    PollutantCategory,
     Premises,
-    Report,
 )
-from .reports.selectors import normalize_tracking_code
 from .services import EDITABLE_FIELDS
 
 DIRECT_SOURCES = [

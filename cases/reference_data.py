@@ -528,9 +528,8 @@ def seed_rows(pollutant_model, exempt_model, citation_model, *, overwrite: bool)
 
 def ensure_reference_data(*args, using="default", **kwargs):
     """post_migrate: create the reference rows that are missing."""
+    from intake.models import ExemptCategory, PollutantCategory
     from kernel.models import Citation
-
-    from .models import ExemptCategory, PollutantCategory
 
     if (
         not Citation.objects.using(using).exists()

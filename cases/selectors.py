@@ -10,21 +10,14 @@ from dataclasses import dataclass
 from django.db.models import Count, Exists, Prefetch, Q, QuerySet, Window
 from django.utils import timezone
 
+from intake.models import Report
 from kernel import page_reads
 from kernel.inline_rows import Inline, with_inline
 from kernel.models import CaseEvent, actor_words, event_kinds
 from kernel.roles import CASE_READERS, Role, has_role
 from outbox.selectors import delivery_heads
 
-from .models import (
-    CLOSED_STATUSES,
-    Case,
-    CaseParty,
-    CaseStatus,
-    Party,
-    Premises,
-    Report,
-)
+from .models import CLOSED_STATUSES, Case, CaseParty, CaseStatus, Party, Premises
 
 DUPLICATE_RADIUS_M = 150
 DUPLICATE_WINDOW_DAYS = 30
@@ -66,8 +59,7 @@ def own_panel_records(case: Case) -> dict[str, QuerySet]:
     """This app's optional records on the case page."""
     from deadlines.models import Reminder
     from documents.models import IssuedDocument
-
-    from .models import ReportPhoto
+    from intake.models import ReportPhoto
 
     return {
         "reports": case.reports.all(),

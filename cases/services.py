@@ -9,6 +9,8 @@ nothing saved (issue 3: two officers at once, one wins)."""
 from django.db import transaction
 from django.utils import timezone
 
+from intake.models import Report
+from intake.services import notify_reporters_of_status_change
 from kernel.humanize import human_datetime
 from kernel.roles import Role, require_role
 from kernel.timeline import record_event
@@ -25,9 +27,7 @@ from .models import (
     Note,
     Party,
     Premises,
-    Report,
 )
-from .reports.services import notify_reporters_of_status_change
 
 __all__ = ["CaseChangedError", "Refused"]
 
@@ -213,7 +213,7 @@ def case_merge_duplicate(
     """Close `case` as a duplicate of `into`: its reports move to `into`, its own
     timeline stays where it is, and both timelines say what happened. Each moved
     report's entry on `into` is public: its resident's status page says the
-    reports were combined (cases.reports.selectors.public_updates). `public`
+    reports were combined (intake.selectors.public_updates). `public`
     shows the step itself, with `reason`, as on any transition.
 
     Who: SMO staff. Raises Refused, CaseChangedError or Refused

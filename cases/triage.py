@@ -7,7 +7,7 @@ from the report and takes the case's own closing step through the workflow kerne
 (`cases.services.case_run_transition`), in one transaction. So the case's triage
 fields (closing reason, exempt category, agency, merged into) hold the outcome,
 the chronology records it, the resident's status page and status e-mail follow
-it (cases.reports.public_status), the Open311 feed says "closed", a referral's
+it (intake.public_status), the Open311 feed says "closed", a referral's
 answer can be recorded later on the case page, and the annual report counts it
 as a triage outcome (reporting.annual.selectors.TRIAGE_OUTCOMES) — none of which a
 field on the report would give. Nothing is saved when one of them raises."""
@@ -15,11 +15,12 @@ field on the report would give. Nothing is saved when one of them raises."""
 from django.db import transaction
 from django.utils import timezone
 
+from intake.models import ExemptCategory, Report
 from kernel.humanize import human_long_date
 from kernel.roles import Role, require_role
 from kernel.workflow import Refused
 
-from .models import Case, CaseStatus, ExemptCategory, Report
+from .models import Case, CaseStatus
 from .services import (
     case_merge_duplicate,
     case_open_from_reports,

@@ -30,8 +30,8 @@ def _data_uri(field, content_type="image/jpeg") -> str:
 
 
 def photos_and_samples(case):
-    from cases.models import ReportPhoto
     from inspections.models import Inspection
+    from intake.models import ReportPhoto
 
     photos = []
     for photo in ReportPhoto.objects.filter(report__case=case).order_by("id"):

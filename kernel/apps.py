@@ -16,7 +16,10 @@ class KernelConfig(AppConfig):
         from django.apps import apps
         from django.db.models.signals import post_migrate
 
-        from . import roles
+        from . import demo, roles
+
+        # make run's demo sign-ins, before every app's demo records.
+        demo.register(self, "kernel.demo_users")
 
         # Keep the role groups in step with the table in roles.py (the one place
         # that says who may do what) once every app's permissions exist: after

@@ -1,6 +1,6 @@
 """The cache-counted limits fail open when the shared cache does not answer.
 
-The report, Open311 and status limits (`cases.reports.ratelimit`) count in the
+The report, Open311 and status limits (`limits.ratelimit`) count in the
 default cache, Redis in production. A limit protects the site; it must never be
 the reason a resident's report is lost. So any error from the cache backend
 (redis's ConnectionError and TimeoutError, or anything else it raises) lets the

@@ -1,20 +1,20 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from cases.views import public
 from cases.views.auth import (
     StaffLoginView,
     ThrottledAdminAuthenticationForm,
     ThrottledPasswordResetView,
 )
+from intake.views import public
 from operations import health
 
 # /admin/login/ takes the staff sign-in's failed sign-in cool-off (limits.throttle).
 admin.site.login_form = ThrottledAdminAuthenticationForm
 
 urlpatterns = [
-    path("", include("cases.urls_public")),
-    path("staff/reports/", include("cases.reports.urls_staff")),
+    path("", include("intake.urls_public")),
+    path("staff/reports/", include("cases.urls_reports")),
     path("staff/documents/", include("documents.urls")),
     path("staff/outbox/", include("outbox.urls")),
     path("staff/annual/", include("reporting.annual.urls")),
@@ -26,7 +26,7 @@ urlpatterns = [
     path("respond/", include("portal.urls")),
     path("staff/", include("portal.staff_urls")),
     path("staff/", include("cases.urls")),
-    path("open311/v2/", include("cases.open311.urls")),
+    path("open311/v2/", include("intake.open311.urls")),
     path("inspections/", include("inspections.urls")),
     path("enforcement/", include("enforcement.urls")),
     path("staff/ledger/", include("ledger.urls")),

@@ -1,8 +1,8 @@
 """Open311 keys the tests know. Keys are generated and only their hash is
-stored (cases.open311.keys); a test that must send a key it chose writes the
+stored (intake.open311.keys); a test that must send a key it chose writes the
 hash itself, as migration 0033 did for the keys typed before."""
 
-from cases.models import ApiKey
+from intake.models import ApiKey
 
 
 def known_key(raw: str = "test-key", client_name: str = "Test client") -> ApiKey:

@@ -51,7 +51,7 @@ from PIL import Image
 from documents.services import document_render
 from cases.models import Case, PollutantCategory, Report
 from documents.models import IssuedDocument
-from cases.reports.services import report_submit
+from intake.services import report_submit
 from cases.services import attachment_add
 from kernel.uploads import process_image_upload
 

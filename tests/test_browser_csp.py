@@ -10,9 +10,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.models import Report
-from cases.reports.services import report_submit
 from cases.services import case_open_from_reports
+from intake.models import Report
+from intake.services import report_submit
 from kernel.uploads import process_image_upload
 from reporting.annual.year import ReportingYear
 from tests.conftest import browser_sign_in

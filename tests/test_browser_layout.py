@@ -12,11 +12,12 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from cases.models import Case, Report
+from cases.models import Case
 from documents.models import IssuedDocument
 from documents.tasks import render_document
 from enforcement import demo as enforcement_demo
 from enforcement.services import remedies
+from intake.models import Report
 from tests.conftest import browser_sign_in
 from tests.outbox.factories import OutgoingMessageFactory
 from tests.walks.test_notice_and_appeal import _menu

@@ -53,12 +53,8 @@ from cases.models import (
     CaseStatus,
     Outfall,
     Party,
-    PollutantCategory,
     Premises,
-    Report,
-    ReportPhoto,
 )
-from cases.reports.services import report_submit
 from deadlines import ical
 from deadlines.models import CalendarFeedToken, Deadline, OfficeClosure
 from deadlines.services import add_office_closure
@@ -95,6 +91,8 @@ from inspections.models import (
     SpillNotification,
     WarrantApplication,
 )
+from intake.models import PollutantCategory, Report, ReportPhoto
+from intake.services import report_submit
 from jobs import services as job_services
 from jobs.models import Job
 from kernel.delegations import delegation_grant

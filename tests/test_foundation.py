@@ -10,7 +10,7 @@ from django.core.management.base import CommandError
 from django.test import override_settings
 from django.urls import reverse
 
-from cases.models import ExemptCategory, PollutantCategory
+from intake.models import ExemptCategory, PollutantCategory
 from kernel.models import Citation
 from kernel.roles import Role, has_role
 

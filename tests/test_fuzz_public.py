@@ -15,7 +15,7 @@ from django.core.cache import cache
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from cases.models import PollutantCategory
+from intake.models import PollutantCategory
 from tests.api_keys import known_key
 
 pytestmark = pytest.mark.django_db

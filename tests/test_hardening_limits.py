@@ -15,7 +15,7 @@ from django.core import mail
 from django.core.cache import cache
 from django.urls import reverse
 
-from cases.models import Report
+from intake.models import Report
 from limits import failsafe
 from tests.api_keys import known_key
 

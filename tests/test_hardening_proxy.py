@@ -15,7 +15,7 @@ from django.core.cache import cache
 from django.test import RequestFactory
 from django.urls import reverse
 
-from cases.reports import ratelimit
+from limits import ratelimit
 from limits.throttle import client_ip
 
 from .reports.helpers import valid_post

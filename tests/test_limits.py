@@ -14,7 +14,7 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.reports import ratelimit
+from limits import ratelimit
 from limits.addresses import limit_source
 from limits.models import Counter
 from limits.selectors import counter_value

@@ -19,6 +19,7 @@ BEFORE_KERNEL = [("cases", "0038_respondent_page_moves_to_portal"), ("kernel", N
 BEFORE_DOCUMENTS = [("cases", "0039_kernel_models_move_to_kernel"), ("documents", None)]
 BEFORE_OUTBOX = [("cases", "0040_issued_documents_move_to_documents"), ("outbox", None)]
 BEFORE_DEADLINES = [("cases", "0041_outbox_moves_to_outbox"), ("deadlines", None)]
+BEFORE_INTAKE = [("cases", "0042_deadlines_move_to_deadlines"), ("intake", None)]
 SHA = "5d41402abc4b2a76b9719d911017c592" * 2
 
 
@@ -337,7 +338,7 @@ def test_the_outbox_moves_with_its_rows_their_sources_and_its_permissions():
 
         from django.contrib.auth.models import Group as GroupNow
 
-        from cases.models import Report as ReportNow
+        from intake.models import Report as ReportNow
         from outbox.models import OutgoingMessage
 
         after = OutgoingMessage.objects.get(pk=waiting.pk)
@@ -431,6 +432,122 @@ def test_the_deadlines_move_with_their_reminders_closures_and_feed_tokens():
         )
         assert CalendarFeedToken.objects.get(token="t" * 43).user.username == (
             "smo-before-the-split"
+        )
+    finally:
+        _migrate(_latest())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_intake_moves_with_its_reports_photos_keys_and_categories():
+    """A report filed before the move keeps its tracking code, its categories,
+    its photo's hash, its Open311 client and its case; the case keeps its
+    categories and exempt category; the chronology entry about the report still
+    finds it; a reporter already told of a status is not told again; the SMO's
+    group keeps its permission on reports."""
+    try:
+        old = _migrate(BEFORE_INTAKE)
+        User = old.get_model("auth", "User")
+        Group = old.get_model("auth", "Group")
+        Permission = old.get_model("auth", "Permission")
+        ContentType = old.get_model("contenttypes", "ContentType")
+        Case = old.get_model("cases", "Case")
+        Event = old.get_model("kernel", "CaseEvent")
+        Report = old.get_model("cases", "Report")
+        Photo = old.get_model("cases", "ReportPhoto")
+        Key = old.get_model("cases", "ApiKey")
+        Notification = old.get_model("cases", "ReportNotification")
+        Category = old.get_model("cases", "PollutantCategory")
+        Exempt = old.get_model("cases", "ExemptCategory")
+        smo = User.objects.create(username="smo-before-the-split")
+        oil = Category.objects.get_or_create(
+            code="oil-before-the-split",
+            defaults={"name": "Oil", "plain_name": "Oil or fuel"},
+        )[0]
+        lawn = Exempt.objects.get_or_create(
+            code="lawn-before-the-split",
+            defaults={"name": "Lawn watering", "plain_description": "Lawn water"},
+        )[0]
+        case = Case.objects.create(
+            number="MS4-2026-0047",
+            source="open311",
+            summary="Oil sheen",
+            status="exempt",
+            exempt_category=lawn,
+        )
+        case.pollutant_categories.add(oil)
+        key = Key.objects.create(
+            client_name="County 311", key_hash="a" * 64, key_prefix="abcd"
+        )
+        report = Report.objects.create(
+            tracking_code="PQ-MOVE-2345",
+            channel="open311",
+            description="Oil sheen at the outfall",
+            address="Birchwood Avenue",
+            api_client=key,
+            case=case,
+            wants_updates=True,
+            reporter_email="pat@example.org",
+        )
+        report.pollutant_categories.add(oil)
+        photo = Photo.objects.create(
+            report=report,
+            original="private/report-originals/a.jpg",
+            original_sha256=SHA,
+            original_name="IMG_1.jpg",
+            display="private/report-display/a.jpg",
+            width=640,
+            height=480,
+        )
+        Notification.objects.create(report=report, status="not_a_violation")
+        reports = ContentType.objects.get_or_create(app_label="cases", model="report")[
+            0
+        ]
+        event = Event.objects.create(
+            case=case,
+            kind="report",
+            summary="Report PQ-MOVE-2345 attached",
+            actor=smo,
+            actor_kind="staff",
+            content_type=reports,
+            object_id=report.pk,
+        )
+        view, _ = Permission.objects.get_or_create(
+            content_type=reports,
+            codename="view_report",
+            defaults={"name": "Can view report"},
+        )
+        Group.objects.get_or_create(name="SMO staff")[0].permissions.add(view)
+
+        _migrate(_latest())
+
+        from django.contrib.auth.models import Group as GroupNow
+
+        from cases.models import Case as CaseNow
+        from intake.models import Report as ReportNow
+        from intake.services import notify_reporters_of_status_change
+
+        after = ReportNow.objects.get(tracking_code="PQ-MOVE-2345")
+        assert after.pk == report.pk
+        assert after.case == CaseNow.objects.get(number="MS4-2026-0047")
+        assert after.api_client.client_name == "County 311"
+        assert [c.code for c in after.pollutant_categories.all()] == [
+            "oil-before-the-split"
+        ]
+        assert after.photos.get().original_sha256 == SHA
+        assert after.photos.get().pk == photo.pk
+        assert after.case.exempt_category.code == "lawn-before-the-split"
+        assert [c.code for c in after.case.pollutant_categories.all()] == [
+            "oil-before-the-split"
+        ]
+        assert CaseEvent.objects.get(pk=event.pk).subject == after
+        # Told "closed: not a violation" before the move: not told again.
+        assert notify_reporters_of_status_change(after.case) == 0
+        assert (
+            GroupNow.objects.get(name="SMO staff")
+            .permissions.filter(
+                content_type__app_label="intake", codename="view_report"
+            )
+            .exists()
         )
     finally:
         _migrate(_latest())

@@ -52,18 +52,18 @@ ALLOWED: dict[tuple[str, str], str] = {
     ): "how long a queued e-mail has waited (its age beside its date), not a due "
     "date: no rule of the ordinance counts from it",
     (
-        "cases/views/public.py",
+        "intake/views/public.py",
         "expires = (timezone.now() + timezone.timedelta(days=365)).replace("
         "microsecond=0)",
     ): "the Expires field RFC 9116 requires in /.well-known/security.txt: the "
     "file's own validity, not a date of the ordinance or of a case",
     (
-        "cases/open311/views.py",
+        "intake/open311/views.py",
         "window = timezone.timedelta(days=DEFAULT_WINDOW_DAYS)",
     ): "the GeoReport v2 default search window (which reports a query returns), "
     "not a date shown to anyone",
     (
-        "cases/open311/views.py",
+        "intake/open311/views.py",
         "if start and end and end - start > timezone.timedelta(days=MAX_WINDOW_DAYS):",
     ): "the GeoReport v2 limit on a query's span (90 days), a bound on what one "
     "request may ask for, not a date shown to anyone",

@@ -11,10 +11,10 @@ from django.contrib.messages.storage.fallback import FallbackStorage
 from django.core.exceptions import ValidationError
 from django.test import RequestFactory
 
-from cases.reports.services import ReportRefused
 from documents.contracts import FactsInvalid
 from documents.services import DocumentError
 from inspections.models.common import LockedRecordError
+from intake.services import ReportRefused
 from jobs.registry import JobRefused
 from kernel.actions import attempt, attempt_errors
 from kernel.workflow import CaseChangedError, Refused
@@ -24,6 +24,7 @@ APPS = (
     "kernel",
     "jobs",
     "documents",
+    "intake",
     "cases",
     "inspections",
     "enforcement",
@@ -37,7 +38,7 @@ CAUGHT = re.compile(
 )
 # Views that answer a refusal in a page of their own, and why.
 OWN_ANSWER = {
-    "cases/open311/views.py": "the Open311 POST answers a refusal as its JSON error",
+    "intake/open311/views.py": "the Open311 POST answers a refusal as its JSON error",
     "documents/views.py": "the draft preview shows the facts a letter lacks",
 }
 

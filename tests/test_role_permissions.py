@@ -32,9 +32,14 @@ def test_a_new_database_gives_each_role_every_app_of_its_table():
 
     assert _apps_of(Role.ATTORNEY) == {"enforcement"}
     assert _apps_of(Role.BUILDING_INSPECTOR) == {"enforcement"}
-    assert {"inspections", "enforcement", "ledger", "deadlines", "outbox"} <= (
-        _apps_of(Role.SMO)
-    )
+    assert {
+        "inspections",
+        "enforcement",
+        "ledger",
+        "deadlines",
+        "outbox",
+        "intake",
+    } <= (_apps_of(Role.SMO))
     clerk = Group.objects.get(name=Role.CLERK.value).permissions
     assert clerk.filter(codename="view_noticeofviolation").exists()
     assert not clerk.filter(codename="change_noticeofviolation").exists()

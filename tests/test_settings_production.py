@@ -12,8 +12,8 @@ LOAD = """
 import json, django
 from django.conf import settings
 django.setup()
-from cases.reports import ratelimit
-from cases.open311 import keys
+from limits import ratelimit
+from intake.open311 import keys
 print(json.dumps({
     "health_checks": settings.DATABASES["default"]["CONN_HEALTH_CHECKS"],
     "email_timeout": getattr(settings, "EMAIL_TIMEOUT", None),

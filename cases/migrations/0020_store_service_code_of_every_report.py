@@ -1,12 +1,12 @@
 """Store the Open311 service code on the reports filed without one (the web
 form and staff entry named none): the code the Open311 list prints and filters
-on, cases.reports.service_code.service_code_expression."""
+on, intake.service_code.service_code_expression."""
 
 from django.db import migrations
 
 
 def store_codes(apps, schema_editor):
-    from cases.reports.service_code import service_code_expression
+    from intake.service_code import service_code_expression
 
     Report = apps.get_model("cases", "Report")
     PollutantCategory = apps.get_model("cases", "PollutantCategory")

@@ -9,12 +9,9 @@ from .case import (
 )
 from .premises import Outfall, Party, Premises
 from .records import Attachment, CaseParty, EventKind, Note
-from .reference import ExemptCategory, PollutantCategory
-from .reports import ApiKey, Report, ReportNotification, ReportPhoto
 
 __all__ = [
     "CLOSED_STATUSES",
-    "ApiKey",
     "Attachment",
     "Case",
     "CaseKind",
@@ -24,13 +21,8 @@ __all__ = [
     "CaseStatus",
     "ConnectionType",
     "EventKind",
-    "ExemptCategory",
     "Note",
     "Outfall",
     "Party",
-    "PollutantCategory",
     "Premises",
-    "Report",
-    "ReportNotification",
-    "ReportPhoto",
 ]

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 from simple_history.models import HistoricalRecords
 
+from intake.models import ExemptCategory, PollutantCategory
 from kernel import page_reads
 from kernel.roles import smo_permission
 from kernel.workflow import guard
@@ -19,7 +20,6 @@ from kernel.workflow import guard
 from ..balances import owed_on
 from .premises import Outfall, Party, Premises
 from .records import CaseParty
-from .reference import ExemptCategory, PollutantCategory
 
 # R-PRO-3's SMO written approvals are kept by inspections, above cases (STYLE.md,
 # "Layers"): its AppConfig.ready() registers the question "is the approval with

@@ -7,9 +7,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView, PasswordResetView
 
 from kernel.site_url import site_url
-from limits import throttle
-
-from ..reports import ratelimit
+from limits import ratelimit, throttle
 
 
 class ThrottledSignInMixin:

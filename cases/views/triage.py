@@ -1,6 +1,6 @@
 """The triage queue: turn reports into a case, add them to one, or close a report
 without investigating it (unfounded, exempt, referred, duplicate: cases.triage).
-The report's own page offers the same closing forms (cases.views.reports)."""
+The report's own staff page (`report_detail`) offers the same closing forms."""
 
 from dataclasses import dataclass, field
 
@@ -9,10 +9,24 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+)
 
+from intake import public_status
+from intake import selectors as report_selectors
+from intake.models import Report
 from kernel.actions import attempt
-from kernel.roles import CASE_WRITERS, Role, has_role, may_read_originals, role_required
+from kernel.roles import (
+    CASE_READERS,
+    CASE_WRITERS,
+    Role,
+    has_role,
+    may_read_originals,
+    role_required,
+)
 
 from .. import selectors, services
 from ..forms import (
@@ -21,9 +35,7 @@ from ..forms import (
     TriageExemptForm,
     TriageForm,
 )
-from ..models import Case, Report
-from ..reports import public_status
-from ..reports import selectors as report_selectors
+from ..models import Case
 
 PAGE_SIZE = 25
 BACK_TO_REPORT = "report"
@@ -122,6 +134,16 @@ def triage(request):
             messages.success(request, words)
             return redirect(case.get_absolute_url())
     return _triage_page(request, form=form)
+
+
+@role_required(*CASE_READERS)
+@require_GET
+def report_detail(request, pk):
+    """A report's own staff page (reports:detail)."""
+    report = report_selectors.report_for_staff(pk)
+    if report is None:
+        raise Http404("No such report.")
+    return report_page(request, report)
 
 
 def report_page(request, report, *, bound=None, status=200):

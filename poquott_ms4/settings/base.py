@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "documents",  # the document pipeline: kinds, rendering, issued copies (below cases)
     "outbox",  # every e-mail a row first, delivered by the worker (below cases)
     "deadlines",  # the legal clocks: calendar, engine, deadlines, reminders (below cases)
+    "intake",  # resident reports, Open311, the public pages (below cases)
     "cases",
     "inspections",
     "enforcement",
@@ -156,13 +157,13 @@ PORTAL_THROTTLE_COOLOFF_SECONDS = env.int(
 # A respondent's session: signed, for one case, ended after two idle hours.
 PORTAL_SESSION_SECONDS = env.int("PORTAL_SESSION_SECONDS", default=7200)
 # Reports from one address (web form): count per window of seconds
-# (cases/reports/ratelimit.py reads REPORT_RATE_LIMIT = (count, seconds)).
+# (limits/ratelimit.py reads REPORT_RATE_LIMIT = (count, seconds)).
 REPORT_RATE_LIMIT = (
     env.int("REPORT_RATE_LIMIT_COUNT", default=10),
     env.int("REPORT_RATE_LIMIT_SECONDS", default=3600),
 )
 # Wrong Open311 api_keys from one address per window of seconds; past it every
-# key from there is refused with 429 until the window ends (cases.open311.keys).
+# key from there is refused with 429 until the window ends (intake.open311.keys).
 OPEN311_WRONG_KEY_LIMIT = (
     env.int("OPEN311_WRONG_KEY_LIMIT_COUNT", default=20),
     env.int("OPEN311_WRONG_KEY_LIMIT_SECONDS", default=3600),

@@ -29,10 +29,11 @@ from django.db.models import Exists, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from cases.models import Case, CaseKind, CaseStatus, EventKind, Outfall, Report
+from cases.models import Case, CaseKind, CaseStatus, EventKind, Outfall
 from cases.models.case import CLOSED_STATUSES
 from deadlines import selectors as deadline_selectors
 from deadlines.models import CLOSED_WITHOUT_DUTY, Deadline
+from intake.models import Report
 from kernel.citations import cited
 from kernel.humanize import human_datetime, human_short_date
 from kernel.models import CaseEvent

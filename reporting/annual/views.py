@@ -358,7 +358,7 @@ def public_pdf(request, pk):
 
 @require_POST
 def public_comment(request, pk):
-    from cases.reports import ratelimit
+    from limits import ratelimit
 
     report = _public_report(pk)
     form = PublicCommentForm(request.POST)

@@ -6,9 +6,9 @@ screening, inspections due. Each point carries the words of its popup and the
 link to its record; nothing here decides a status or a deadline, it only reads.
 
 The public layer (`public_reports`) is the Open311 output drawn on a map: the
-same reports (cases.reports.selectors.open311_requests over the same window),
+same reports (intake.selectors.open311_requests over the same window),
 the same public statuses and the same street-level rounding, because every
-property comes from cases.open311.documents.service_request itself. No name,
+property comes from intake.open311.documents.service_request itself. No name,
 e-mail address, phone number or house number can reach it that Open311 does
 not already leave out."""
 
@@ -22,11 +22,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cases import selectors
-from cases.models import CaseKind, CaseStatus, Outfall, Report
-from cases.open311 import documents as open311_documents
-from cases.open311.views import DEFAULT_WINDOW_DAYS, MAX_RESULTS
-from cases.reports import selectors as report_selectors
+from cases.models import CaseKind, CaseStatus, Outfall
 from inspections.models import Inspection, InspectionStatus, OutfallScreening
+from intake import selectors as report_selectors
+from intake.models import Report
+from intake.open311 import documents as open311_documents
+from intake.open311.views import DEFAULT_WINDOW_DAYS, MAX_RESULTS
 from kernel import humanize
 from kernel.site_url import absolute_url
 from kernel.templatetags.human_tags import plain_name

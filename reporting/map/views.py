@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from cases.forms import CaseFilterForm
-from cases.reports.forms import BOUNDS, CENTRE
+from intake.forms import BOUNDS, CENTRE
 from kernel.roles import CASE_READERS, role_required
 from kernel.site_url import site_url
 

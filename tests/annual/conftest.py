@@ -15,8 +15,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from cases.models import CaseKind, CaseParty, Premises, Report
-from cases.reports.services import report_submit
+from cases.models import CaseKind, CaseParty, Premises
 from cases.services import (
     case_add_party,
     case_open,
@@ -27,6 +26,8 @@ from enforcement.models import RequirementKind
 from enforcement.services import appeals as appeal_services
 from enforcement.services import notices as notice_services
 from inspections import services as fieldwork
+from intake.models import Report
+from intake.services import report_submit
 from ledger import services as ledger_services
 from ledger.models import Charge
 from reporting.annual.year import ReportingYear

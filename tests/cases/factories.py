@@ -13,8 +13,8 @@ from cases.models import (
     CaseStatus,
     Party,
     Premises,
-    Report,
 )
+from intake.models import Report
 
 
 class PremisesFactory(factory.django.DjangoModelFactory):

@@ -5,10 +5,10 @@ confirmation does nothing (the server refuses it, whatever the browser does)."""
 
 import pytest
 
-from cases.models import Report
-from cases.reports.services import report_submit
 from enforcement.models import NoticeOfViolation
 from enforcement.models.notices import NoticeStatus
+from intake.models import Report
+from intake.services import report_submit
 from kernel.uploads import process_image_upload
 from tests.conftest import browser_sign_in
 from tests.enforcement.conftest import (  # noqa: F401 (fixtures)

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from cases.models import CaseStatus, Report
+from cases.models import CaseStatus
+from intake.models import Report
 from tests.conftest import browser_sign_in
 from tests.test_browser_layout import SIZES
 from tests.walks.test_notice_and_appeal import _menu

@@ -16,8 +16,6 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.models import Report
-from cases.reports.services import report_submit
 from cases.services import case_attach_reports
 from deadlines.models import Reminder
 from deadlines.reminders import sweep_reminders
@@ -26,6 +24,8 @@ from enforcement.services import appeals as appeal_services
 from enforcement.services import notices as notice_services
 from inspections.models import Inspection
 from inspections.services import inspection_record, inspection_schedule
+from intake.models import Report
+from intake.services import report_submit
 from ledger.models import Charge
 from ledger.services import payment_record
 from portal.services import portal_issue

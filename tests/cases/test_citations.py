@@ -133,6 +133,6 @@ def test_case_forms_show_sections_from_the_table():
 
 @pytest.mark.django_db
 def test_admin_pollutant_form_shows_the_section_of_hazardous_materials(admin_client):
-    response = admin_client.get(reverse("admin:cases_pollutantcategory_add"))
+    response = admin_client.get(reverse("admin:intake_pollutantcategory_add"))
     assert response.status_code == 200
     assert "A hazardous material (§ 132-3)" in response.content.decode()

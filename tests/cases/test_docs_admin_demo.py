@@ -11,7 +11,8 @@ from cases.management.commands.transitions_doc import (
     fsm_fields,
     transitions_markdown,
 )
-from cases.models import Case, CaseStatus, Report
+from cases.models import Case, CaseStatus
+from intake.models import Report
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +46,10 @@ def test_diagram_names_every_transition_of_every_state_machine():
         "cases/premises",
         "cases/party",
         "cases/outfall",
-        "cases/exemptcategory",
+        "intake/exemptcategory",
+        "intake/pollutantcategory",
+        "intake/report",
+        "intake/apikey",
         "kernel/caseevent",
         "kernel/delegation",
         "kernel/citation",
@@ -81,8 +85,8 @@ def test_each_app_registers_its_demo_records_lower_apps_first():
     from kernel import demo
 
     assert demo.modules() == [
-        "cases.demo",
-        "cases.demo_reports",
+        "kernel.demo_users",
+        "intake.demo",
         "cases.demo_cases",
         "inspections.demo",
         "enforcement.demo_clocks",

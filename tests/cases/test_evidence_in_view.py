@@ -8,8 +8,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from cases.models import Report
-from cases.reports.services import report_submit
+from intake.models import Report
+from intake.services import report_submit
 from kernel.uploads import process_image_upload
 from tests.visible import visible_text
 

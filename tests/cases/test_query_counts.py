@@ -10,17 +10,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from cases import services
-from cases.models import (
-    Case,
-    CaseKind,
-    CaseParty,
-    CaseSource,
-    CaseStatus,
-    Party,
-    Report,
-)
+from cases.models import Case, CaseKind, CaseParty, CaseSource, CaseStatus, Party
 from enforcement.models import RequirementKind
 from enforcement.services import notices as notice_services
+from intake.models import Report
 from kernel.models import CaseEvent
 
 pytestmark = pytest.mark.django_db

@@ -16,11 +16,11 @@ from cases.models import (
     CaseParty,
     CaseStatus,
     ConnectionType,
-    ExemptCategory,
     Party,
     Premises,
 )
 from cases.services import Refused, case_add_party, case_open, case_run_transition
+from intake.models import ExemptCategory
 from kernel.models import CaseEvent
 
 from ..steps import case_confirmed

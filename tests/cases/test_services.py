@@ -7,8 +7,9 @@ from django.db import connection, transaction
 from django_fsm import ConcurrentTransition
 
 from cases import services
-from cases.models import Case, CaseKind, CaseStatus, PollutantCategory, Premises, Report
+from cases.models import Case, CaseKind, CaseStatus, Premises
 from cases.services import CaseChangedError, Refused
+from intake.models import PollutantCategory, Report
 from kernel.models import CaseEvent
 
 from .factories import CaseFactory, PartyFactory, ReportFactory

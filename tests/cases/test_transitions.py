@@ -6,12 +6,13 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from cases.models import Case, CaseStatus, ExemptCategory
+from cases.models import Case, CaseStatus
 from cases.services import (
     Refused,
     available_transitions,
     case_run_transition,
 )
+from intake.models import ExemptCategory
 from kernel.models import CaseEvent
 
 from .factories import CaseFactory, PartyFactory

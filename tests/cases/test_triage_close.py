@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 
 from cases import triage
-from cases.models import Case, CaseStatus, EventKind, ExemptCategory, Report
+from cases.models import Case, CaseStatus, EventKind
+from intake.models import ExemptCategory, Report
 from kernel.models import CaseEvent
 from kernel.workflow import Refused
 

@@ -9,7 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cases import services
-from cases.models import Case, CaseStatus, Report
+from cases.models import Case, CaseStatus
+from intake.models import Report
 from kernel.models import CaseEvent
 from tests.conftest import make_user
 
@@ -312,7 +313,7 @@ def test_confirm_violation_names_a_party_of_the_case(smo_client, case):
 
 
 def test_exempt_form_refuses_a_substantial_contributor_category(smo_client, case):
-    from cases.models import ExemptCategory
+    from intake.models import ExemptCategory
 
     category = ExemptCategory.objects.first()
     category.substantial_contributor = True

@@ -7,9 +7,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.models import CaseKind, Report
-from cases.reports.services import report_submit
+from cases.models import CaseKind
 from cases.services import case_open
+from intake.models import Report
+from intake.services import report_submit
 
 from ..reports.helpers import category, open_case_for
 from .helpers import HOSTILE, assert_neutralised, both

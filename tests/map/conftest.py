@@ -8,11 +8,12 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
-from cases.models import CaseKind, Outfall, Premises, Report
-from cases.reports.services import report_submit
+from cases.models import CaseKind, Outfall, Premises
 from cases.services import case_open
 from inspections import services as field_services
 from inspections.models import Inspection, OutfallScreening
+from intake.models import Report
+from intake.services import report_submit
 
 from ..cases.factories import CaseFactory
 from ..reports.helpers import category

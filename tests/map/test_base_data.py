@@ -8,8 +8,8 @@ from pathlib import Path
 
 from django.conf import settings
 
-from cases.reports.forms import CENTRE
-from cases.reports.validation import BOUNDS, in_bounds
+from intake.forms import CENTRE
+from intake.validation import BOUNDS, in_bounds
 
 BASE = Path(settings.BASE_DIR) / "static" / "geo" / "poquott.geojson"
 

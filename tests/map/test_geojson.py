@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.open311.documents import street_level
+from intake.open311.documents import street_level
 
 from .conftest import report_at
 
@@ -284,8 +284,9 @@ def test_the_geojson_of_every_layer_takes_a_handful_of_queries(
 def test_the_staff_map_counts_and_links_the_records_it_cannot_place(
     smo_client, smo_user, places
 ):
-    from cases.models import Outfall, Report
+    from cases.models import Outfall
     from cases.services import case_open
+    from intake.models import Report
 
     nowhere = case_open(actor=smo_user, source="phone", summary="Somewhere")
     unpinned = report_at("40.951000", "-73.087000", days_ago=5)

@@ -10,13 +10,13 @@ import pytest
 from django.contrib.messages import get_messages
 from django.test import override_settings
 
-from cases.models import ApiKey, Report
-from cases.open311 import keys
+from intake.models import ApiKey, Report
+from intake.open311 import keys
 from tests.api_keys import known_key
 
 pytestmark = pytest.mark.django_db
-ADD = "/admin/cases/apikey/add/"
-CHANGELIST = "/admin/cases/apikey/"
+ADD = "/admin/intake/apikey/add/"
+CHANGELIST = "/admin/intake/apikey/"
 WRONG_KEY_LIMIT = 20  # OPEN311_WRONG_KEY_LIMIT's default: 20 an hour
 
 

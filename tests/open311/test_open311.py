@@ -9,9 +9,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from cases.models import Note, Report
-from cases.reports.services import report_submit
+from cases.models import Note
 from cases.services import case_run_transition
+from intake.models import Report
+from intake.services import report_submit
 from tests.api_keys import known_key
 
 from ..reports.helpers import HTML_TRAILER, category, open_case_for, png_bytes, upload
@@ -377,7 +378,7 @@ def test_filters_by_id_code_dates_and_status(client, smo_user):
 
 
 def test_list_is_capped_at_1000(client, monkeypatch):
-    from cases.open311 import views
+    from intake.open311 import views
 
     monkeypatch.setattr(views, "MAX_RESULTS", 2)
     for _ in range(3):
@@ -469,11 +470,10 @@ def test_web_and_open311_reports_are_one_kind_of_record(client, api_key):
 
 
 def test_open311_round_trip_with_demo_key(client):
-    import io
 
-    from cases import demo
+    from intake.open311.keys import api_key_install_demo
 
-    demo.load(io.StringIO())
+    api_key_install_demo()
     services = client.get(f"{BASE}/services.json").json()
     code = services[0]["service_code"]
     created = client.post(
@@ -490,8 +490,8 @@ def test_open311_round_trip_with_demo_key(client):
 def test_a_merged_duplicate_follows_the_case_it_was_merged_into(client, smo_user):
     """The list reads plain rows (bench/), yet says what the status page says:
     the merged report shows the main case's status, public note and dates."""
-    from cases.reports import public_status
     from cases.services import case_open
+    from intake import public_status
 
     report = web_report()
     duplicate = open_case_for(report, smo_user)

@@ -6,8 +6,9 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from cases.models import Note, Report
-from cases.open311.documents import street_level
+from cases.models import Note
+from intake.models import Report
+from intake.open311.documents import street_level
 
 from ..reports.helpers import open_case_for
 from .test_open311 import BASE, FORMATS, parse, web_report

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from cases.streets import published_street, village_streets
+from intake.streets import published_street, village_streets
 
 from .test_open311 import BASE, parse, web_report
 

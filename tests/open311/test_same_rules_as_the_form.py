@@ -1,5 +1,5 @@
 """The web report form and the Open311 POST accept and refuse the same reports:
-one table of reports, sent through both endpoints (cases.reports.validation)."""
+one table of reports, sent through both endpoints (intake.validation)."""
 
 import datetime as dt
 
@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.models import Report
+from intake.models import Report
 from tests.api_keys import known_key
 
 from ..reports.helpers import category

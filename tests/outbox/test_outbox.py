@@ -12,11 +12,11 @@ from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from cases.models import Report
-from cases.reports.services import report_submit
 from cases.services import case_open
 from deadlines import reminders
 from deadlines.models import Reminder
+from intake.models import Report
+from intake.services import report_submit
 from kernel.models import CaseEvent
 from kernel.workflow import Refused
 from outbox import services as outbox
@@ -329,8 +329,8 @@ def test_retry_is_refused_for_a_row_not_failed_and_for_other_roles(
 
 # --- every kind goes through it -----------------------------------------------------------
 def test_a_status_change_is_queued_with_a_link_to_its_case(smo_user):
-    from cases.reports.services import notify_reporters_of_status_change
     from cases.services import case_attach_reports, case_run_transition
+    from intake.services import notify_reporters_of_status_change
 
     report = Report.objects.create(
         channel="web",

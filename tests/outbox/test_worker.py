@@ -9,7 +9,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from cases.models import Report
+from intake.models import Report
 from outbox import tasks
 from outbox.models import OutgoingMessage
 from tests.reports.helpers import valid_post

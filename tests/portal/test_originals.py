@@ -5,8 +5,8 @@ report photo and a respondent's proof photo alike are the SMO's only
 import pytest
 from django.urls import reverse
 
-from cases.models import Report
-from cases.reports.services import report_submit
+from intake.models import Report
+from intake.services import report_submit
 from kernel.roles import Role, may_read_originals
 from kernel.uploads import process_image_upload
 from portal.models import CorrectionSubmission

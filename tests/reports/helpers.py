@@ -5,8 +5,9 @@ import io
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
-from cases.models import Case, PollutantCategory
+from cases.models import Case
 from cases.services import case_open
+from intake.models import PollutantCategory
 
 HTML_TRAILER = b"<html><script>alert('x')</script></html>"
 

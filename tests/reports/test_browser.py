@@ -3,7 +3,7 @@ gets the code, and opens the status page (headless Chromium, no map tiles)."""
 
 import pytest
 
-from cases.models import PollutantCategory, Report
+from intake.models import PollutantCategory, Report
 
 from .helpers import png_bytes
 

@@ -9,7 +9,7 @@ from django.core import mail
 from django.urls import reverse
 from PIL import Image
 
-from cases.models import Report, ReportPhoto
+from intake.models import Report, ReportPhoto
 from kernel.uploads import MAX_FILE_BYTES
 from tests.outbox.helpers import deliver_queued
 

@@ -4,8 +4,8 @@ the photo views; the URL × role table of every page of this area."""
 import pytest
 from django.urls import reverse
 
-from cases.models import Report, ReportPhoto
-from cases.reports.services import report_submit
+from intake.models import Report, ReportPhoto
+from intake.services import report_submit
 from kernel.uploads import process_image_upload
 from tests.api_keys import known_key
 
@@ -173,10 +173,11 @@ def test_missing_report_and_photo_are_404(smo_client):
 def test_demo_reports_load_idempotently(db):
     import io
 
-    from cases import demo, demo_reports
+    from intake import demo as demo_reports
+    from kernel import demo_users
 
     out = io.StringIO()
-    demo.load(out)
+    demo_users.load(out)
     demo_reports.load(out)
     demo_reports.load(out)
     assert Report.objects.filter(tracking_code__startswith="PQ-DEM").count() == 3
@@ -187,11 +188,11 @@ def test_admin_pages_render_for_superuser(client_as, report_with_photo):
     client = client_as("superuser")
     photo = report_with_photo.photos.get()
     for url in [
-        reverse("admin:cases_report_changelist"),
-        reverse("admin:cases_report_change", args=[report_with_photo.pk]),
-        reverse("admin:cases_reportphoto_change", args=[photo.pk]),
-        reverse("admin:cases_apikey_changelist"),
-        reverse("admin:cases_apikey_add"),
+        reverse("admin:intake_report_changelist"),
+        reverse("admin:intake_report_change", args=[report_with_photo.pk]),
+        reverse("admin:intake_reportphoto_change", args=[photo.pk]),
+        reverse("admin:intake_apikey_changelist"),
+        reverse("admin:intake_apikey_add"),
     ]:
         assert client.get(url).status_code == 200, url
 
@@ -201,7 +202,7 @@ def test_admin_revoke_action_revokes_keys(client_as):
     key = known_key("k-123", "Client")
     client = client_as("superuser")
     client.post(
-        reverse("admin:cases_apikey_changelist"),
+        reverse("admin:intake_apikey_changelist"),
         {"action": "revoke", "_selected_action": [key.pk]},
     )
     key.refresh_from_db()

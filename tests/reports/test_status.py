@@ -4,14 +4,15 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from cases.models import CaseStatus, Note, Report, ReportNotification
-from cases.reports import public_status
-from cases.reports.selectors import normalize_tracking_code
-from cases.reports.services import (
+from cases.models import CLOSED_STATUSES, CaseStatus, Note
+from cases.services import case_open, case_run_transition
+from intake import public_status
+from intake.models import Report, ReportNotification
+from intake.selectors import normalize_tracking_code
+from intake.services import (
     notify_reporters_of_status_change,
     report_submit,
 )
-from cases.services import case_open, case_run_transition
 from outbox.models import OutgoingMessage
 from tests.outbox.helpers import deliver_queued
 
@@ -114,13 +115,19 @@ CASE_STATUS_TABLE = [
 def test_every_case_status_has_a_plain_language_public_status(
     case_status, key, open311
 ):
-    status = public_status.BY_CASE_STATUS[case_status]
+    status = public_status.for_case_status(case_status)
     assert (status.key, status.open311) == (key, open311)
     assert status.label and status.explanation
 
 
 def test_mapping_covers_every_case_status():
-    assert set(public_status.BY_CASE_STATUS) == set(CaseStatus)
+    # cases registers it (cases.public_progress); intake reads it.
+    assert set(public_status.case_progress().statuses) == set(CaseStatus)
+
+
+def test_open311_closes_a_report_exactly_when_its_case_is_closed():
+    """What Open311 lists as "closed" is the case workflow's closed statuses."""
+    assert public_status.case_progress().closed == CLOSED_STATUSES
 
 
 def test_duplicate_follows_the_case_it_was_merged_into(smo_user):

@@ -10,7 +10,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from PIL import Image, ImageFile, PngImagePlugin
 
-from cases.models import Report, ReportPhoto
+from intake.models import Report, ReportPhoto
 from kernel.uploads import (
     DISPLAY_MAX_SIDE,
     MAX_PIXELS,

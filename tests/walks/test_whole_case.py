@@ -19,8 +19,9 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from cases.models import Case, CaseStatus, Report
+from cases.models import Case, CaseStatus
 from enforcement.models import CorrectiveAction, CorrectiveStatus, NoticeOfViolation
+from intake.models import Report
 from tests.conftest import browser_sign_in
 from tests.enforcement.test_browser_remedies import (
     assert_in_order,

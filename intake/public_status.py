@@ -1,12 +1,20 @@
 """What a resident (or an Open311 client) may know about a report's progress.
 
-The one mapping from the case's workflow status to plain words. Everything shown
-publicly is derived here: never names, contacts, other reports, the case number or
-staff-only fields. Used by the status page, the status-change e-mail and Open311."""
+The public statuses, in plain words, and the one reading of a report's progress
+from its case. Everything shown publicly is derived here: never names, contacts,
+other reports, the case number or staff-only fields. Used by the status page, the
+status-change e-mail and Open311.
 
+Intake sits below the case workflow: which case status reads as which public
+status, the words a closed case adds and the public entries of a case are the
+case app's, registered with `register_case_progress` in its ready()."""
+
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
-from ..models import CaseStatus
+from django.core.exceptions import ImproperlyConfigured
 
 
 @dataclass(frozen=True)
@@ -61,17 +69,6 @@ COMBINED = PublicStatus(
     "closed",
 )
 
-BY_CASE_STATUS = {
-    CaseStatus.NEW: RECEIVED,
-    CaseStatus.INVESTIGATING: INVESTIGATING,
-    CaseStatus.VIOLATION_CONFIRMED: BEING_ADDRESSED,
-    CaseStatus.ENFORCEMENT: BEING_ADDRESSED,
-    CaseStatus.RESOLVED: RESOLVED,
-    CaseStatus.UNFOUNDED: NOT_A_VIOLATION,
-    CaseStatus.EXEMPT: NOT_A_VIOLATION,
-    CaseStatus.REFERRED: REFERRED,
-    CaseStatus.DUPLICATE: COMBINED,
-}
 ALL = (
     RECEIVED,
     INVESTIGATING,
@@ -83,11 +80,62 @@ ALL = (
 )
 
 
+@dataclass(frozen=True)
+class PublicUpdate:
+    """One entry of a report's public history (the status page)."""
+
+    at: datetime
+    title: str
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class CaseProgress:
+    """What a case's progress means to a resident, as the case app registers it."""
+
+    # Each case status, as a resident reads it; a status "closed" for Open311
+    # closes the report.
+    statuses: Mapping[str, PublicStatus]
+    # The status of a case merged into another: its reports follow that case.
+    merged: str
+    # What a closed case's own facts add (the kind the law allows, the agency it
+    # went to), or None for its status's explanation.
+    words: Callable[[Any], str | None]
+    # A case's public entries (opened, status changes with their shared reason,
+    # this report combined into it, public notes): updates(case, report).
+    updates: Callable[[Any, Any], list[PublicUpdate]]
+    # The public notes of cases: {case id: [(text, created_at), ...]}, oldest first.
+    public_notes: Callable[[set[int]], dict[int, list[tuple[str, datetime]]]]
+
+    @property
+    def closed(self) -> frozenset[str]:
+        """The case statuses whose reports Open311 lists as "closed"."""
+        return frozenset(
+            status
+            for status, public in self.statuses.items()
+            if public.open311 == "closed"
+        )
+
+
+_progress: list[CaseProgress] = []
+
+
+def register_case_progress(progress: CaseProgress) -> None:
+    """Called once by the case app in its ready()."""
+    _progress[:] = [progress]
+
+
+def case_progress() -> CaseProgress:
+    if not _progress:
+        raise ImproperlyConfigured("No app registered the case progress (cases).")
+    return _progress[0]
+
+
 def follows_merged(case_status: str, merged_into_id) -> bool:
     """Whether a report on a case in `case_status`, merged into `merged_into_id`,
     follows that other case: a duplicate follows the case it was merged into
     (one hop; the Open311 status filter uses the same rule)."""
-    return case_status == CaseStatus.DUPLICATE and bool(merged_into_id)
+    return case_status == case_progress().merged and bool(merged_into_id)
 
 
 def effective_case(case):
@@ -102,7 +150,7 @@ def effective_case(case):
 def for_case_status(status: str | None) -> PublicStatus:
     """The public status of a report whose followed case is in `status` (None:
     in the triage queue): `for_case` on plain values, for lists read as rows."""
-    return BY_CASE_STATUS.get(status, RECEIVED) if status else RECEIVED
+    return case_progress().statuses.get(status, RECEIVED) if status else RECEIVED
 
 
 def for_case(case) -> PublicStatus:
@@ -119,28 +167,7 @@ def words_for_case(case) -> str:
     case = effective_case(case)
     if case is None:
         return status.explanation
-    if case.status == CaseStatus.UNFOUNDED:
-        return (
-            "Closed: the officer looked into your report and found no illicit "
-            "discharge."
-        )
-    if case.status == CaseStatus.EXEMPT:
-        category = case.exempt_category
-        if category is not None:
-            return (
-                "Closed: the discharge is of a kind the law allows: "
-                f"{category.plain_description}."
-            )
-        return (
-            "Closed: the discharge is allowed by a written approval or a permit "
-            "in force."
-        )
-    if case.status == CaseStatus.REFERRED and case.referred_to.strip():
-        return (
-            f"Referred to {case.referred_to.strip()}: that agency handles this "
-            "kind of problem, and the officer passed your report on."
-        )
-    return status.explanation
+    return case_progress().words(case) or status.explanation
 
 
 def words_for_report(report) -> str:

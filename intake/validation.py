@@ -1,13 +1,13 @@
 """The rules every report must meet, whatever the channel: the one place the web
-form (cases.reports.forms.ReportForm, and the staff's copy of it) and the
-Open311 POST (cases.open311.forms.parse_request) accept or refuse a report.
+form (intake.forms.ReportForm, and the staff's copy of it) and the
+Open311 POST (intake.open311.forms.parse_request) accept or refuse a report.
 
 Each channel first reads its own wire format (form fields, GeoReport v2
 parameters) into typed values, and says so when a value cannot be read (a
 date that is no date, a pin that is no number). Then `report_problems` checks
 those values, and both channels refuse exactly the same reports. A problem has
 a code, the field it is about and the words a resident reads; Open311 words
-some of them with its parameter names (cases.open311.forms.OPEN311_WORDS).
+some of them with its parameter names (intake.open311.forms.OPEN311_WORDS).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from kernel.input_guard import ascii_digits
 
-from ..models import Report
+from .models import Report
 
 DESCRIPTION_MAX = 4000  # Open311 GeoReport v2's limit, used on every channel
 ADDRESS_MAX = 200

@@ -1,12 +1,22 @@
 """Admin for reports, their photos (originals read-only, downloaded through the
-SMO-only view) and Open311 API keys (one per client, revocable)."""
+SMO-only view), Open311 API keys (one per client, revocable) and the reference
+data staff edit: pollutant and exempt categories."""
 
 from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from .models import ApiKey, Report, ReportNotification, ReportPhoto
+from kernel.citations import cite
+
+from .models import (
+    ApiKey,
+    ExemptCategory,
+    PollutantCategory,
+    Report,
+    ReportNotification,
+    ReportPhoto,
+)
 from .open311.keys import api_key_generate
 
 
@@ -97,7 +107,7 @@ class ReportNotificationAdmin(admin.ModelAdmin):
 
 @admin.register(ApiKey)
 class ApiKeyAdmin(admin.ModelAdmin):
-    """Adding a client generates its key (cases.open311.keys) and shows it once,
+    """Adding a client generates its key (intake.open311.keys) and shows it once,
     in the message after saving; only its hash and first characters are kept."""
 
     list_display = [
@@ -148,3 +158,25 @@ class ApiKeyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False  # revoke instead: reports keep pointing at their client
+
+
+@admin.register(PollutantCategory)
+class PollutantCategoryAdmin(admin.ModelAdmin):
+    list_display = ["name", "code", "hazardous", "active", "sort_order"]
+    list_editable = ["active", "sort_order"]
+
+    def get_form(self, request, obj=None, **kwargs):
+        kwargs.setdefault("help_texts", {})["hazardous"] = cite(
+            "R-DEF-1",
+            "A hazardous material ({section}): the form repeats the 911 warning.",
+        )
+        return super().get_form(request, obj, **kwargs)
+
+
+@admin.register(ExemptCategory)
+class ExemptCategoryAdmin(admin.ModelAdmin):
+    """§ 132-6 A(1) (R-PRO-2): marking a category a substantial contributor ends
+    its exemption."""
+
+    list_display = ["name", "substantial_contributor", "determined_by", "determined_on"]
+    list_editable = ["substantial_contributor"]

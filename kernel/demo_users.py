@@ -1,11 +1,9 @@
-"""Demo records of the cases app (loaded by `manage.py load_demo_data`)."""
+"""The demo sign-ins, one per role (loaded first by `manage.py load_demo_data`)."""
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
-from kernel.roles import Role
-
-from .open311.keys import api_key_install_demo
+from .roles import Role
 
 DEMO_PASSWORD = "demo-password"
 DEMO_USERS = [
@@ -43,7 +41,6 @@ def load_users():
 
 def load(stdout):
     load_users()
-    api_key_install_demo()
     stdout.write(
         "Demo sign-ins (password demo-password): smo, clerk, attorney, inspector, admin"
     )

@@ -10,6 +10,7 @@ import logging
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 
@@ -17,8 +18,8 @@ from kernel.workflow import Refused
 from outbox.models import OutgoingMessage
 from outbox.services import message_queue
 
-from ..models import Report, ReportNotification, ReportPhoto
 from . import public_status
+from .models import Report, ReportNotification, ReportPhoto
 from .service_code import decided_service_code
 
 logger = logging.getLogger(__name__)
@@ -124,8 +125,9 @@ def notify_reporters_of_status_change(case) -> int:
     Returns how many e-mails were queued. Who: any service; no permission is
     needed."""
     scheduled = 0
+    # The case's reports and those of the cases merged into it (they follow it).
     reports = Report.objects.filter(
-        wants_updates=True, case__in=_followers(case)
+        Q(case=case) | Q(case__merged_into=case), wants_updates=True
     ).exclude(reporter_email="")
     with transaction.atomic():
         for report in reports.select_related("case", "case__merged_into"):
@@ -142,12 +144,6 @@ def notify_reporters_of_status_change(case) -> int:
                 continue  # already told about this status
             scheduled += 1
     return scheduled
-
-
-def _followers(case):
-    from ..models import Case
-
-    return Case.objects.filter(pk=case.pk) | Case.objects.filter(merged_into=case)
 
 
 def _queue_status_change(report: Report, notification, status) -> None:

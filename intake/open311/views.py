@@ -15,10 +15,11 @@ from django.views.decorators.csrf import csrf_exempt
 
 from kernel.input_guard import ascii_digits
 from kernel.site_url import site_url
+from limits import ratelimit
 
+from .. import selectors
 from ..models import PollutantCategory, Report
-from ..reports import ratelimit, selectors
-from ..reports.services import ReportRefused, report_submit
+from ..services import ReportRefused, report_submit
 from . import documents, keys
 from .forms import Open311Invalid, parse_datetime_param, parse_request
 from .serializers import error, respond

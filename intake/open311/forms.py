@@ -2,7 +2,7 @@
 
 The parameters are read here (a service code, decimal degrees, ISO 8601 times,
 the attribute values); whether the report can be filed is the rule of every
-channel, cases.reports.validation.report_problems, which the web form uses too,
+channel, intake.validation.report_problems, which the web form uses too,
 with the photo checks of kernel.uploads. Each problem becomes one GeoReport v2
 error, worded with the parameter names where they differ (OPEN311_WORDS)."""
 
@@ -17,7 +17,7 @@ from django.utils.dateparse import parse_datetime
 from kernel.uploads import process_image_upload
 
 from ..models import PollutantCategory
-from ..reports.validation import (
+from ..validation import (
     ADDRESS_MAX,
     DESCRIPTION_MAX,
     NAME_MAX,

@@ -1,6 +1,7 @@
 """Resident reports: the public form and status page, staff entry of phone and
-walk-in reports, the staff report page and the photo views (the only way any
-uploaded file is ever served)."""
+walk-in reports, the triage list and the photo views (the only way any uploaded
+report photo is ever served). A report's own staff page is triage's
+(cases.views.triage.report_detail)."""
 
 from django.conf import settings
 from django.contrib import messages
@@ -11,13 +12,13 @@ from django.views.decorators.http import require_GET, require_http_methods
 from jobs import exports
 from kernel.actions import attempt
 from kernel.roles import CASE_READERS, ORIGINAL_READERS, Role, role_required
+from limits import ratelimit
 
+from .. import public_status, selectors
 from ..exports import REPORTS
+from ..forms import BOUNDS, CENTRE, ReportForm, StaffReportForm
 from ..models import Report, ReportPhoto
-from ..reports import public_status, ratelimit, selectors
-from ..reports.forms import BOUNDS, CENTRE, ReportForm, StaffReportForm
-from ..reports.services import report_submit
-from .triage import report_page
+from ..services import report_submit
 
 SESSION_LAST_CODE = "reports.last_tracking_code"
 
@@ -174,15 +175,6 @@ REPORTS_EXPORT = exports.ListExport(
 def staff_report_export(request, fmt):
     """The reports awaiting triage, as the list shows them, as CSV or XLSX."""
     return exports.export_list(request, REPORTS_EXPORT, fmt)
-
-
-@role_required(*CASE_READERS)
-@require_GET
-def staff_report_detail(request, pk):
-    report = selectors.report_for_staff(pk)
-    if report is None:
-        raise Http404("No such report.")
-    return report_page(request, report)
 
 
 @role_required(*CASE_READERS)

@@ -13,8 +13,9 @@ import secrets
 
 from django.conf import settings
 
+from limits import ratelimit
+
 from ..models import ApiKey
-from ..reports import ratelimit
 
 API_KEY_BYTES = 32  # 256 bits; never fewer than 16 (128 bits)
 DEMO_KEY = "demo-key"

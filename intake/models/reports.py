@@ -84,7 +84,7 @@ class Report(models.Model):
         help_text="A photo link an Open311 client sent; never fetched by the server.",
     )
     api_client = models.ForeignKey(
-        "cases.ApiKey",
+        "intake.ApiKey",
         null=True,
         blank=True,
         on_delete=models.PROTECT,
@@ -101,6 +101,7 @@ class Report(models.Model):
     attached_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        db_table = "cases_report"  # kept when intake left cases
         ordering = ["-received_at"]
         indexes = [models.Index(fields=["case", "-received_at"])]
 
@@ -135,6 +136,9 @@ class ReportPhoto(models.Model):
     height = models.PositiveIntegerField()
     uploaded_at = models.DateTimeField(default=timezone.now)
 
+    class Meta:
+        db_table = "cases_reportphoto"  # kept when intake left cases
+
     def __str__(self):
         return f"Photo {self.pk} of {self.report_id}"
 
@@ -143,7 +147,7 @@ class ApiKey(models.Model):
     """An Open311 client's key: one per client, revocable by staff in the admin.
 
     The key itself is never stored: only its SHA-256 and a few characters for
-    staff to recognise it by. It is generated (cases.open311.keys) and shown once.
+    staff to recognise it by. It is generated (intake.open311.keys) and shown once.
     SHA-256 and not a slow password hash: a generated key carries at least 128
     random bits, so its hash cannot be reversed by guessing, and a lookup stays
     one indexed equality."""
@@ -171,6 +175,7 @@ class ApiKey(models.Model):
     revoked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        db_table = "cases_apikey"  # kept when intake left cases
         verbose_name = "Open311 API key"
 
     def __str__(self):
@@ -198,6 +203,7 @@ class ReportNotification(models.Model):
     sent_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        db_table = "cases_reportnotification"  # kept when intake left cases
         constraints = [
             models.UniqueConstraint(
                 fields=["report", "status"], name="report_notification_once"

@@ -1,10 +1,13 @@
-"""Staff pages for reports, mounted at /staff/reports/ (namespace "reports")."""
+"""Staff pages for reports, mounted at /staff/reports/ (namespace "reports"):
+intake's pages, and the report's own page, which is triage's (it offers the
+closing forms)."""
 
 from django.urls import path
 
+from intake.views import reports
 from jobs.exports import export_paths
 
-from ..views import reports
+from .views import triage
 
 app_name = "reports"
 
@@ -12,7 +15,7 @@ urlpatterns = [
     path("", reports.staff_report_list, name="list"),
     *export_paths("export", reports.staff_report_export, "export"),
     path("new/", reports.staff_report_new, name="new"),
-    path("<int:pk>/", reports.staff_report_detail, name="detail"),
+    path("<int:pk>/", triage.report_detail, name="detail"),
     path("photos/<int:pk>/", reports.photo_display, name="photo"),
     path("photos/<int:pk>/original/", reports.photo_original, name="photo_original"),
 ]

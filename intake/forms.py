@@ -2,7 +2,7 @@
 
 Validation only: every field has a message a resident can act on. The fields
 are read here; whether the report can be filed is the rule of every channel,
-cases.reports.validation.report_problems (Open311 uses the same). Photos are
+intake.validation.report_problems (Open311 uses the same). Photos are
 decoded, re-encoded and checked here (kernel.uploads), so the service receives
 only photos that are safe to keep."""
 
@@ -14,9 +14,9 @@ from django.core.exceptions import ValidationError
 from kernel.input_guard import ascii_digits
 from kernel.uploads import MAX_FILES, process_image_upload, validate_upload_set
 
-from ..models import PollutantCategory, Report
+from .models import PollutantCategory, Report
 from .validation import (
-    BOUNDS,  # noqa: F401  (the map's box: cases.views.reports)
+    BOUNDS,  # noqa: F401  (the map's box: intake.views.reports)
     DESCRIPTION_MAX,
     report_problems,
 )

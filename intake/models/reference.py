@@ -20,6 +20,7 @@ class PollutantCategory(models.Model):
     sort_order = models.PositiveSmallIntegerField(default=100)
 
     class Meta:
+        db_table = "cases_pollutantcategory"  # kept when intake left cases
         ordering = ["sort_order", "name"]
         verbose_name_plural = "pollutant categories"
 
@@ -48,6 +49,7 @@ class ExemptCategory(models.Model):
     sort_order = models.PositiveSmallIntegerField(default=100)
 
     class Meta:
+        db_table = "cases_exemptcategory"  # kept when intake left cases
         ordering = ["sort_order", "name"]
         verbose_name_plural = "exempt categories"
 

@@ -6,13 +6,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
-from django.contrib.contenttypes.models import ContentType
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from kernel.models import CaseEvent
-
-from ..models import CLOSED_STATUSES, CaseStatus, EventKind, Note, Report
 from . import public_status
+from .models import Report
+from .public_status import PublicUpdate
 from .service_code import service_code_expression
 
 _CODE_CHARS = re.compile(r"[^A-Z0-9]")
@@ -45,60 +43,16 @@ def report_by_tracking_code(raw: str) -> Report | None:
     )
 
 
-@dataclass(frozen=True)
-class PublicUpdate:
-    at: datetime
-    title: str
-    text: str = ""
-
-
-OPENED_TEXT = (
-    "The Stormwater Management Officer reviewed your report and opened a file."
-)
-
-
 def public_updates(report: Report) -> list[PublicUpdate]:
-    """What the resident may read: the receipt, public status changes (with the
-    reason only where staff chose to share it) and public notes. Never the case
-    number, names, contacts, other reports or staff-only events."""
+    """What the resident may read: the receipt, then what the followed case
+    shares (public_status.CaseProgress.updates: status changes with the reason
+    only where staff chose to share it, public notes). Never the case number,
+    names, contacts, other reports or staff-only entries."""
     updates = [PublicUpdate(report.received_at, "Report received")]
     case = public_status.effective_case(report.case)
     if case is None:
         return updates
-    events = CaseEvent.objects.filter(
-        case=case,
-        public=True,
-        kind__in=[EventKind.OPENED, CaseEvent.Kind.TRANSITION],
-    ).only("at", "kind", "to_status", "detail")
-    for event in events:
-        if event.kind == EventKind.OPENED:
-            updates.append(PublicUpdate(event.at, OPENED_TEXT))
-            continue
-        status = public_status.BY_CASE_STATUS.get(event.to_status)
-        if status is None:
-            continue
-        updates.append(PublicUpdate(event.at, status.label, event.detail))
-    # A report moved here when its case was merged as a duplicate: its own
-    # entry, public, says the reports were combined (never the entry's words).
-    combined = CaseEvent.objects.filter(
-        case=case,
-        kind=EventKind.REPORT,
-        public=True,
-        content_type=ContentType.objects.get_for_model(Report),
-        object_id=report.pk,
-    ).only("at")
-    for event in combined:
-        updates.append(
-            PublicUpdate(
-                event.at,
-                public_status.COMBINED.label,
-                public_status.COMBINED.explanation,
-            )
-        )
-    for note in Note.objects.filter(case=case, public=True).only("created_at", "text"):
-        updates.append(
-            PublicUpdate(note.created_at, "Note from the officer", note.text)
-        )
+    updates += public_status.case_progress().updates(case, report)
     updates.sort(key=lambda u: u.at)
     return updates
 
@@ -221,15 +175,8 @@ def open311_requests(
         r["pk"]: r["case__merged_into_id"] if r["pk"] in merged else r["case_id"]
         for r in reports
     }
-    notes = {}
     case_ids = {pk for pk in followed.values() if pk is not None}
-    if case_ids:
-        for case_id, text, created_at in (
-            Note.objects.filter(public=True, case_id__in=case_ids)
-            .order_by("created_at", "pk")
-            .values_list("case_id", "text", "created_at")
-        ):
-            notes.setdefault(case_id, []).append((text, created_at))
+    notes = public_status.case_progress().public_notes(case_ids) if case_ids else {}
     rows = []
     for r in reports:
         into = r["pk"] in merged
@@ -256,12 +203,13 @@ def open311_requests(
 
 def closed_q() -> Q:
     """Reports whose public status is "closed" (public_status.effective_case)."""
-    finally_closed = CLOSED_STATUSES - {CaseStatus.DUPLICATE}
+    progress = public_status.case_progress()
+    finally_closed = progress.closed - {progress.merged}
     return (
         Q(case__status__in=finally_closed)
         | Q(
-            case__status=CaseStatus.DUPLICATE,
+            case__status=progress.merged,
             case__merged_into__status__in=finally_closed,
         )
-        | Q(case__status=CaseStatus.DUPLICATE, case__merged_into__isnull=True)
+        | Q(case__status=progress.merged, case__merged_into__isnull=True)
     )

@@ -7,7 +7,7 @@ name neighbours), no photos, no case number or staff-only notes. Unlike the
 status page (read with the tracking code), anyone can read them, so the place
 is given to the street, not the house: coordinates rounded to
 LOCATION_DECIMALS places and the address as the village street it names
-(cases.streets.published_street), never the text as typed."""
+(intake.streets.published_street), never the text as typed."""
 
 from decimal import Decimal
 
@@ -17,9 +17,9 @@ from django.utils import timezone
 
 from kernel.citations import citation
 
+from ..forms import COLOUR_CHOICES, FLOW_CHOICES, ODOUR_CHOICES
 from ..models import PollutantCategory
-from ..reports.forms import COLOUR_CHOICES, FLOW_CHOICES, ODOUR_CHOICES
-from ..reports.selectors import Open311Row
+from ..selectors import Open311Row
 from ..streets import published_street
 from .serializers import iso
 

@@ -46,7 +46,7 @@ REPORT_SUBMIT = Limit("report", *getattr(settings, "REPORT_RATE_LIMIT", (10, 360
 STATUS_LOOKUP = Limit(
     "status", *getattr(settings, "STATUS_LOOKUP_RATE_LIMIT", (60, 600))
 )
-# Wrong Open311 api_keys from one address (cases.open311.keys): (count, seconds)
+# Wrong Open311 api_keys from one address (intake.open311.keys): (count, seconds)
 # from settings, which read OPEN311_WRONG_KEY_LIMIT_COUNT/_SECONDS.
 OPEN311_WRONG_KEY = Limit("open311-key", *settings.OPEN311_WRONG_KEY_LIMIT)
 # Password-reset e-mails: per address and, separately, per e-mail address asked

@@ -18,7 +18,7 @@ def service_code_expression(category_model=None):
     """The report's service code as an expression on a Report queryset.
     `category_model` is PollutantCategory (a migration passes its own)."""
     if category_model is None:
-        from ..models import PollutantCategory as category_model
+        from .models import PollutantCategory as category_model
     first_category = (
         category_model.objects.filter(report=OuterRef("pk"))
         .order_by("sort_order", "name", "pk")
@@ -35,7 +35,7 @@ def service_code_expression(category_model=None):
 def decided_service_code(report) -> str:
     """The service code of a saved report with its categories, as the list will
     print it."""
-    from ..models import Report
+    from .models import Report
 
     return (
         Report.objects.filter(pk=report.pk)
