@@ -1,4 +1,4 @@
-"""The generic parts of a document's plain-data contract: the kinds, what every
+"""The generic parts of a document's plain-data contract: the kinds' table, what every
 document carries, the legal check before rendering (FactsInvalid), and the JSON
 frozen on the IssuedDocument row.
 
@@ -37,31 +37,34 @@ from django.db import models
 from kernel.humanize import human_long_date
 from kernel.workflow import Refused
 
+# The kinds of document, each registered by the app that owns it (its
+# TextChoices, in the module `<app>/document_kinds.py`): the pipeline knows none
+# by name.
+_KINDS: dict[str, str] = {}
 
-class DocumentKind(models.TextChoices):
-    NOTICE_OF_VIOLATION = "notice_of_violation", "Notice of violation"
-    EMERGENCY_SUSPENSION = "emergency_suspension", "Emergency suspension notice"
-    PROPOSED_TERMINATION = (
-        "proposed_termination",
-        "Notice of proposed termination of MS4 access",
-    )
-    TERMINATION_DECISION = (
-        "termination_decision",
-        "Decision on a petition for reconsideration",
-    )
-    ACCESS_REQUEST = "access_request", "Request for access to abate"
-    APPEAL_DECISION = "appeal_decision", "Decision of the Board of Trustees on appeal"
-    HEARING_NOTICE = "hearing_notice", "Notice of hearing on appeal"
-    MEETING_AGENDA = "meeting_agenda", "Agenda of the Board of Trustees' hearings"
-    CORRECTIVE_INVOICE = "corrective_invoice", "Invoice for corrective-measure costs"
-    INSPECTION_REPORT = "inspection_report", "Inspection report"
-    WARRANT_COVER_SHEET = (
-        "warrant_cover_sheet",
-        "Search warrant application: cover sheet",
-    )
-    ANNUAL_REPORT = "annual_report", "Annual MS4 report: illicit discharges (IDDE)"
-    # The ledger's (issue 27; registered by the ledger app).
-    PAYMENT_RECEIPT = "payment_receipt", "Receipt for a payment"
+
+def register_document_kinds(kinds) -> None:
+    """Add an app's kinds of document ((value, label) pairs: its
+    TextChoices.choices), in the order its pages list them."""
+    _KINDS.update(dict(kinds))
+
+
+def document_kinds() -> list[tuple[str, str]]:
+    """(value, label) of every registered kind: the issued copy's choices."""
+    return list(_KINDS.items())
+
+
+def document_kind_values() -> tuple[str, ...]:
+    return tuple(_KINDS)
+
+
+def is_document_kind(kind) -> bool:
+    return str(kind) in _KINDS
+
+
+def kind_label(kind) -> str:
+    """What a kind of document is called ("Notice of violation")."""
+    return _KINDS.get(str(kind), str(kind))
 
 
 class FactsInvalid(Refused):
@@ -72,8 +75,7 @@ class FactsInvalid(Refused):
     def __init__(self, kind: str, problems: list[str]):
         self.kind = kind
         self.problems = problems
-        label = DocumentKind(kind).label if kind in DocumentKind.values else kind
-        self.text = f"Cannot render the {label}: " + "; ".join(problems)
+        self.text = f"Cannot render the {kind_label(kind)}: " + "; ".join(problems)
         super().__init__(self.text)
 
     @property

@@ -11,7 +11,7 @@ from django.db import models
 from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
-from .contracts import DocumentKind
+from .contracts import document_kinds
 
 
 class DocumentFrozenError(Exception):
@@ -49,7 +49,7 @@ class IssuedDocument(ConcurrentTransitionMixin, models.Model):
         ISSUED = "issued", "Issued"
         FAILED = "failed", "Rendering failed"
 
-    kind = models.CharField(max_length=32, choices=DocumentKind.choices)
+    kind = models.CharField(max_length=32, choices=document_kinds)
     # Empty for a document of the office as a whole (the annual report, issue 17).
     case = models.ForeignKey(
         "cases.Case",

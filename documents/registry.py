@@ -8,14 +8,16 @@ machinery (FactsInvalid, this registry, rendering, issuing) and reads what is
 registered here; it never imports another app's records.
 
     @register(
-        DocumentKind.NOTICE_OF_VIOLATION,
+        EnforcementDocument.NOTICE_OF_VIOLATION,
         facts=NoticeOfViolationFacts,
         source="enforcement.noticeofviolation",
         sample=sample_notice_of_violation,
     )
     def notice_contract(notice) -> NoticeOfViolationFacts: ...
 
-The apps register in their AppConfig.ready() (importing their documents module).
+The kind itself (its value and name) is declared by the app too, in its
+`document_kinds` module (contracts.register_document_kinds). The apps register
+in their AppConfig.ready() (importing their documents module).
 """
 
 from __future__ import annotations
@@ -26,7 +28,12 @@ from typing import Any
 
 from kernel.roles import Role
 
-from .contracts import DocumentFacts, DocumentKind, FactsInvalid
+from .contracts import (
+    DocumentFacts,
+    FactsInvalid,
+    document_kind_values,
+    is_document_kind,
+)
 
 Builder = Callable[[Any], DocumentFacts]
 
@@ -97,8 +104,8 @@ def register(
     """Decorator: register the builder of `kind` from a `source` record (model
     label), with the kind's facts class, its sample facts and who may issue it."""
     kind = str(kind)
-    if kind not in DocumentKind.values:
-        raise ValueError(f"unknown document kind {kind!r}")
+    if not is_document_kind(kind):
+        raise ValueError(f"unknown document kind {kind!r}: declare it first")
     if facts.kind != kind:
         raise ValueError(f"{facts.__name__} is the facts of {facts.kind}, not {kind}")
 
@@ -164,11 +171,12 @@ def builder_for(kind: str, source) -> Builder | None:
 
 
 def kinds_for(source) -> tuple[str, ...]:
-    """The kinds of document a record (or model label) has, in DocumentKind order."""
+    """The kinds of document a record (or model label) has, in the order the
+    apps declared them."""
     label = source.lower() if isinstance(source, str) else label_of(source)
     return tuple(
         kind
-        for kind in DocumentKind.values
+        for kind in document_kind_values()
         if kind in _TYPES and label in _TYPES[kind].builders
     )
 

@@ -19,9 +19,9 @@ from kernel.workflow import Refused, run
 from . import registry
 from .contracts import (
     DocumentFacts,
-    DocumentKind,
     FactsInvalid,
     facts_to_json,
+    kind_label,
 )
 from .models import IssuedDocument
 from .render import (
@@ -146,7 +146,7 @@ def document_issue(
             object_id=source.pk,
             version=version,
             supersedes=old,
-            title=DocumentKind(kind).label,
+            title=kind_label(kind),
             document_number=facts.document_number,
             facts=facts_to_json(facts),
             citations=citations,
@@ -196,7 +196,7 @@ def document_actions(user, source, kinds=None) -> list[dict]:
         rows.append(
             {
                 "kind": kind,
-                "label": DocumentKind(kind).label,
+                "label": kind_label(kind),
                 "preview_url": reverse(
                     "documents:draft_preview",
                     args=[kind, content_type.pk, source.pk],

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from kernel.roles import CASE_READERS, role_required
 
 from . import services
-from .contracts import DocumentKind, FactsInvalid
+from .contracts import FactsInvalid, is_document_kind, kind_label
 from .models import IssuedDocument
 from .registry import builder_for, sample_facts
 from .selectors import document_for_reader, document_origin
@@ -36,7 +36,7 @@ def _html_response(html: str) -> HttpResponse:
 @role_required(*CASE_READERS)
 def sample_preview(request, kind):
     """The template of `kind` filled with sample facts (no record needed)."""
-    if kind not in DocumentKind.values:
+    if not is_document_kind(kind):
         raise Http404("No such kind of document")
     return _html_response(services.document_preview(kind, sample_facts(kind)))
 
@@ -44,7 +44,7 @@ def sample_preview(request, kind):
 @role_required(*CASE_READERS)
 def draft_preview(request, kind, content_type_id, object_id):
     """The draft of `kind` for one record, before it is issued."""
-    if kind not in DocumentKind.values:
+    if not is_document_kind(kind):
         raise Http404("No such kind of document")
     content_type = get_object_or_404(ContentType, pk=content_type_id)
     builder = builder_for(kind, content_type)
@@ -60,7 +60,7 @@ def draft_preview(request, kind, content_type_id, object_id):
         return render(
             request,
             "documents/staff/draft_refused.html",
-            {"error": exc, "kind_label": DocumentKind(kind).label},
+            {"error": exc, "kind_label": kind_label(kind)},
             status=200,
         )
     return _html_response(html)

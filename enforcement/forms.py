@@ -12,6 +12,7 @@ from kernel.humanize import human_date, human_time
 from kernel.input_guard import article_number_clean
 from kernel.widgets import DateInput, DateTimeInput
 
+from .document_kinds import EnforcementDocument
 from .models import (
     MAX_COMPLIANCE_DAYS,
     REQUIREMENTS_WITH_DAYS,
@@ -560,10 +561,9 @@ class SuspensionNoticeForm(ArticleNumberMixin, _SuspensionNoticeBase):
     @staticmethod
     def initial_from(suspension) -> dict:
         """Once its document is issued, the form offers the date it was issued."""
-        from documents.contracts import DocumentKind
         from documents.selectors import latest_document
 
-        document = latest_document(suspension, DocumentKind.EMERGENCY_SUSPENSION)
+        document = latest_document(suspension, EnforcementDocument.EMERGENCY_SUSPENSION)
         if document is None:
             return {}
         return {"notice_sent_on": timezone.localtime(document.created_at).date()}

@@ -16,11 +16,12 @@ from pypdf.errors import PdfReadError
 
 from deadlines.models import Deadline
 from deadlines.services import office_calendar
-from documents.contracts import DocumentKind
 from documents.models import IssuedDocument
 from documents.packets import Part, bind, packet_work, page_part, stored_pdf
 from documents.selectors import latest_document
+from inspections.document_kinds import InspectionDocument
 
+from .document_kinds import EnforcementDocument
 from .views.common import APPEAL_RECORDERS
 
 
@@ -62,7 +63,7 @@ def packet_parts(appeal) -> list[Part]:
     notice = appeal.notice
     case = notice.case
     parts = []
-    nov = stored_pdf(latest_document(notice, DocumentKind.NOTICE_OF_VIOLATION))
+    nov = stored_pdf(latest_document(notice, EnforcementDocument.NOTICE_OF_VIOLATION))
     if nov:
         parts.append(Part(f"Notice of violation NOV-{notice.pk}", nov))
     parts.append(
@@ -85,7 +86,7 @@ def packet_parts(appeal) -> list[Part]:
         parts.append(Part("Notice of hearing", hearing))
     reports = IssuedDocument.objects.filter(
         case=case,
-        kind=DocumentKind.INSPECTION_REPORT,
+        kind=InspectionDocument.INSPECTION_REPORT,
         status=IssuedDocument.Status.ISSUED,
         superseded_by__isnull=True,
     ).order_by("created_at", "id")

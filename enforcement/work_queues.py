@@ -12,6 +12,7 @@ from django.utils import timezone
 from deadlines import engine
 from kernel.roles import Role
 
+from .document_kinds import EnforcementDocument
 from .models import (
     Appeal,
     AppealStatus,
@@ -74,7 +75,6 @@ def _attach_hearing_notices(appeals) -> None:
     from django.contrib.contenttypes.models import ContentType
     from django.db.models import Prefetch
 
-    from documents.contracts import DocumentKind
     from documents.models import IssuedDocument
 
     if not appeals:
@@ -84,7 +84,7 @@ def _attach_hearing_notices(appeals) -> None:
         IssuedDocument.objects.filter(
             content_type=ContentType.objects.get_for_model(Appeal),
             object_id__in=[a.pk for a in appeals],
-            kind=DocumentKind.HEARING_NOTICE,
+            kind=EnforcementDocument.HEARING_NOTICE,
         )
         .exclude(status=IssuedDocument.Status.FAILED)
         .defer("html", "citations")  # facts: is the notice out of date?

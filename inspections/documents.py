@@ -16,7 +16,6 @@ from django.utils import timezone
 
 from documents.contracts import (
     DocumentFacts,
-    DocumentKind,
     FactsInvalid,
     Recipient,
     Signatory,
@@ -26,6 +25,8 @@ from documents.contracts import (
 from documents.registry import register
 from documents.samples import SAMPLE_PREMISES, SAMPLE_SMO, sample_common, sample_moment
 from kernel.humanize import human_long_date
+
+from .document_kinds import InspectionDocument
 
 SMO_TITLE = "Stormwater Management Officer"
 
@@ -43,7 +44,7 @@ class AccessOutcome(models.TextChoices):
 class InspectionReportFacts(DocumentFacts):
     """Report of an inspection under § 132-11 B (R-ACC-1)."""
 
-    kind: ClassVar[str] = DocumentKind.INSPECTION_REPORT
+    kind: ClassVar[str] = InspectionDocument.INSPECTION_REPORT
     template: ClassVar[str] = "documents/inspection_report.html"
     rule_id: ClassVar[str] = "R-ACC-1"
 
@@ -95,7 +96,7 @@ class WarrantCoverSheetFacts(DocumentFacts):
     """Cover sheet of the SMO's application for a search warrant after access was
     refused, § 132-11 B(6) (R-ACC-4). The recipient is the court."""
 
-    kind: ClassVar[str] = DocumentKind.WARRANT_COVER_SHEET
+    kind: ClassVar[str] = InspectionDocument.WARRANT_COVER_SHEET
     template: ClassVar[str] = "documents/warrant_cover_sheet.html"
     rule_id: ClassVar[str] = "R-ACC-4"
     base_rules: ClassVar[tuple[str, ...]] = ("R-ACC-4", "R-ACC-1", "R-ACC-3")
@@ -220,7 +221,7 @@ def _addressee(inspection) -> Recipient:
 
 
 @register(
-    DocumentKind.INSPECTION_REPORT,
+    InspectionDocument.INSPECTION_REPORT,
     facts=InspectionReportFacts,
     source="inspections.inspection",
     sample=sample_inspection_report,
@@ -229,7 +230,7 @@ def _addressee(inspection) -> Recipient:
 def inspection_report_contract(inspection) -> InspectionReportFacts:
     """The report of a recorded (or finalized) inspection (R-ACC-1); a delayed
     or refused access also cites R-ACC-3."""
-    kind = DocumentKind.INSPECTION_REPORT
+    kind = InspectionDocument.INSPECTION_REPORT
     if inspection.performed_at is None or not inspection.access_outcome:
         raise FactsInvalid(kind, ["the visit has not been recorded yet"])
     observations = "\n".join(
@@ -270,7 +271,7 @@ def inspection_report_contract(inspection) -> InspectionReportFacts:
 
 
 @register(
-    DocumentKind.WARRANT_COVER_SHEET,
+    InspectionDocument.WARRANT_COVER_SHEET,
     facts=WarrantCoverSheetFacts,
     source="inspections.warrantapplication",
     sample=sample_warrant_cover_sheet,
@@ -279,7 +280,7 @@ def inspection_report_contract(inspection) -> InspectionReportFacts:
 def warrant_cover_sheet_contract(warrant) -> WarrantCoverSheetFacts:
     """The cover sheet of the application to the court (R-ACC-4), after the
     recorded refusal of access on the inspection."""
-    kind = DocumentKind.WARRANT_COVER_SHEET
+    kind = InspectionDocument.WARRANT_COVER_SHEET
     inspection = warrant.inspection
     problems = []
     if not inspection.access_refused or inspection.performed_at is None:

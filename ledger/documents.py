@@ -10,7 +10,6 @@ from django.utils import timezone
 
 from documents.contracts import (
     DocumentFacts,
-    DocumentKind,
     Recipient,
     Signatory,
     blank,
@@ -19,6 +18,8 @@ from documents.contracts import (
 )
 from documents.registry import register
 from kernel.humanize import money
+
+from .document_kinds import LedgerDocument
 
 RECEIVED_BY = "for the Incorporated Village of Poquott"
 
@@ -29,7 +30,7 @@ class PaymentReceiptFacts(DocumentFacts):
     fine a notice required (§ 132-13 A(5), R-NOV-1), an invoice of corrective
     measures (R-COR-2) or of an abatement (R-NUI-1), or a court fine."""
 
-    kind: ClassVar[str] = DocumentKind.PAYMENT_RECEIPT
+    kind: ClassVar[str] = LedgerDocument.PAYMENT_RECEIPT
     template: ClassVar[str] = "documents/payment_receipt.html"
     rule_id: ClassVar[str] = "R-NOV-1"
 
@@ -93,7 +94,7 @@ def _lines(text: str) -> tuple[str, ...]:
 
 
 @register(
-    DocumentKind.PAYMENT_RECEIPT,
+    LedgerDocument.PAYMENT_RECEIPT,
     facts=PaymentReceiptFacts,
     source="ledger.payment",
     sample=sample_payment_receipt,

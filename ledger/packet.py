@@ -6,9 +6,9 @@ continued violation as the clocks count them (R-PEN-4). Built on request from
 what is stored; nothing here changes a record, nothing is filed electronically."""
 
 from deadlines.models import Deadline
-from documents.contracts import DocumentKind
 from documents.packets import Part, bind, packet_work, page_part, stored_pdf
 from documents.selectors import latest_document
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.packet import photos_and_samples
 from enforcement.selectors import continued_violation_for
 from kernel.roles import CASE_READERS
@@ -22,7 +22,9 @@ def packet_parts(referral) -> list[Part]:
     notice = charge.notice
     parts = []
     if notice is not None:
-        nov = stored_pdf(latest_document(notice, DocumentKind.NOTICE_OF_VIOLATION))
+        nov = stored_pdf(
+            latest_document(notice, EnforcementDocument.NOTICE_OF_VIOLATION)
+        )
         if nov:
             parts.append(Part(f"Notice of violation NOV-{notice.pk}", nov))
     parts.append(

@@ -7,7 +7,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from documents.contracts import DocumentKind
 from documents.selectors import latest_document
 from jobs import exports
 from kernel.actions import attempt, confirmed_form_class
@@ -16,6 +15,7 @@ from kernel.roles import CASE_READERS, Role, has_role, role_required
 
 from . import selectors, services
 from .court_views import refer_form
+from .document_kinds import LedgerDocument
 from .exports import LEDGER_COLUMNS, PAYMENT_COLUMNS
 from .forms import LedgerFilterForm, PaymentForm, PeriodForm, ReasonForm
 from .models import Charge, Payment
@@ -51,7 +51,7 @@ def _charge_page(
             form = void_form if void_form and void_form.payment == p else None
             form = form or _void_form(p)
             form.payment = p
-        p.receipt = latest_document(p, DocumentKind.PAYMENT_RECEIPT)
+        p.receipt = latest_document(p, LedgerDocument.PAYMENT_RECEIPT)
         payments.append((p, form))
     open_balance = charge.takes_payments
     context = {

@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from cases.models import Case, CaseStatus, Premises
 from deadlines.services import compute_due
-from documents.contracts import DocumentKind
 from documents.models import IssuedDocument
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.models import (
     AlternativeKind,
     AlternativeRemedy,
@@ -184,12 +184,11 @@ def test_a_drafts_preview_is_marked_draft_on_every_page_and_the_issued_html_not(
 
     from pypdf import PdfReader
 
-    from documents.contracts import DocumentKind
     from documents.registry import sample_facts
     from documents.render import render_html, render_pdf
     from documents.services import document_preview
 
-    kind = DocumentKind.NOTICE_OF_VIOLATION
+    kind = EnforcementDocument.NOTICE_OF_VIOLATION
     preview = document_preview(kind, sample_facts(kind))
     issued = render_html(kind, sample_facts(kind))
     assert 'data-testid="draft-watermark"' in preview
@@ -199,12 +198,14 @@ def test_a_drafts_preview_is_marked_draft_on_every_page_and_the_issued_html_not(
 
 
 def test_the_draft_preview_page_says_draft(client_as):
-    from documents.contracts import DocumentKind
 
     html = (
         client_as("smo")
         .get(
-            reverse("documents:sample_preview", args=[DocumentKind.NOTICE_OF_VIOLATION])
+            reverse(
+                "documents:sample_preview",
+                args=[EnforcementDocument.NOTICE_OF_VIOLATION],
+            )
         )
         .content.decode()
     )
@@ -375,7 +376,7 @@ def _act_invoice_step(f):
 
 def _act_invoice_document(f):
     a = _work_done(f.issued_notice, f.smo_user)
-    kind = DocumentKind.CORRECTIVE_INVOICE
+    kind = EnforcementDocument.CORRECTIVE_INVOICE
     return Act(
         "smo",
         reverse("enforcement:remedy_detail", args=["corrective", a.pk]),
@@ -389,7 +390,7 @@ def _act_invoice_document(f):
 
 def _act_hearing_notice(f):
     a = f.scheduled_appeal
-    kind = DocumentKind.HEARING_NOTICE
+    kind = EnforcementDocument.HEARING_NOTICE
     return Act(
         "clerk",
         a.get_absolute_url(),
@@ -404,7 +405,7 @@ def _act_hearing_notice(f):
 
 def _act_decision_document(f):
     a = _decided(f.scheduled_appeal, f.clerk_user)
-    kind = DocumentKind.APPEAL_DECISION
+    kind = EnforcementDocument.APPEAL_DECISION
     return Act(
         "clerk",
         a.get_absolute_url(),
@@ -418,7 +419,7 @@ def _act_decision_document(f):
 
 def _act_agenda(f):
     m = f.scheduled_appeal.meeting  # a meeting with the appeal's hearing
-    kind = DocumentKind.MEETING_AGENDA
+    kind = EnforcementDocument.MEETING_AGENDA
     return Act(
         "clerk",
         reverse("enforcement:meeting_detail", args=[m.pk]),

@@ -58,11 +58,12 @@ from cases.models import (
 from deadlines import ical
 from deadlines.models import CalendarFeedToken, Deadline, OfficeClosure
 from deadlines.services import add_office_closure
-from documents.contracts import DocumentKind
+from documents.contracts import document_kind_values
 from documents.models import IssuedDocument
 from documents.registry import document_type, registered_kinds
 from documents.tasks import render_document
 from enforcement import demo as enforcement_demo
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.models import (
     AccessTermination,
     AlternativeKind,
@@ -582,7 +583,7 @@ def correction_files():
 
 
 def sample_kinds():
-    return [{"kind": kind} for kind in DocumentKind.values]
+    return [{"kind": kind} for kind in document_kind_values()]
 
 
 def draft_previews():
@@ -792,7 +793,7 @@ FILL = {
     "enforcement:meeting_notes": pk_of(BoardMeeting, limit=1),  # POST
     "enforcement:appeal_document": pk_of(AppealDocument),
     "enforcement:document_issue": first_of(
-        Appeal, source="appeal", kind=DocumentKind.APPEAL_DECISION
+        Appeal, source="appeal", kind=EnforcementDocument.APPEAL_DECISION
     ),  # POST
     "enforcement:remedy_create": remedy_creation,
     "enforcement:remedy_detail": remedies_of_each_flow,

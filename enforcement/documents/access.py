@@ -12,7 +12,6 @@ from django.utils import timezone
 
 from documents.contracts import (
     DocumentFacts,
-    DocumentKind,
     FactsInvalid,
     after_issue,
     blank,
@@ -22,6 +21,7 @@ from documents.contracts import (
 from documents.registry import register
 from documents.samples import SAMPLE_PREMISES, sample_common, sample_moment
 
+from ..document_kinds import EnforcementDocument
 from .common import (
     common_facts,
     premises_address_of,
@@ -38,7 +38,7 @@ class EmergencySuspensionFacts(DocumentFacts):
     """Written notice of the reasons for an emergency suspension, § 132-9 A
     (R-SUS-1), sent within a reasonable time after the suspension."""
 
-    kind: ClassVar[str] = DocumentKind.EMERGENCY_SUSPENSION
+    kind: ClassVar[str] = EnforcementDocument.EMERGENCY_SUSPENSION
     template: ClassVar[str] = "documents/emergency_suspension.html"
     rule_id: ClassVar[str] = "R-SUS-1"
     base_rules: ClassVar[tuple[str, ...]] = ("R-SUS-1",)
@@ -73,7 +73,7 @@ class ProposedTerminationFacts(DocumentFacts):
     """Written notice of the proposed termination of MS4 access and the reasons,
     § 132-9 B (R-SUS-2), with the right to petition for reconsideration."""
 
-    kind: ClassVar[str] = DocumentKind.PROPOSED_TERMINATION
+    kind: ClassVar[str] = EnforcementDocument.PROPOSED_TERMINATION
     template: ClassVar[str] = "documents/proposed_termination.html"
     rule_id: ClassVar[str] = "R-SUS-2"
     base_rules: ClassVar[tuple[str, ...]] = ("R-SUS-2",)
@@ -110,7 +110,7 @@ class TerminationDecisionFacts(DocumentFacts):
     (R-SUS-2): access granted (the discharge ceased and steps were taken against
     recurrence) or denied in writing (not ceased, or likely to recur)."""
 
-    kind: ClassVar[str] = DocumentKind.TERMINATION_DECISION
+    kind: ClassVar[str] = EnforcementDocument.TERMINATION_DECISION
     template: ClassVar[str] = "documents/termination_decision.html"
     rule_id: ClassVar[str] = "R-SUS-2"
     base_rules: ClassVar[tuple[str, ...]] = ("R-SUS-2",)
@@ -176,7 +176,7 @@ def sample_termination_decision() -> TerminationDecisionFacts:
 
 
 @register(
-    DocumentKind.EMERGENCY_SUSPENSION,
+    EnforcementDocument.EMERGENCY_SUSPENSION,
     facts=EmergencySuspensionFacts,
     source="enforcement.accesssuspension",
     sample=sample_emergency_suspension,
@@ -199,7 +199,7 @@ def suspension_contract(suspension) -> EmergencySuspensionFacts:
 
 
 @register(
-    DocumentKind.PROPOSED_TERMINATION,
+    EnforcementDocument.PROPOSED_TERMINATION,
     facts=ProposedTerminationFacts,
     source="enforcement.accesstermination",
     sample=sample_proposed_termination,
@@ -222,7 +222,7 @@ def proposed_termination_contract(termination) -> ProposedTerminationFacts:
 
 
 @register(
-    DocumentKind.TERMINATION_DECISION,
+    EnforcementDocument.TERMINATION_DECISION,
     facts=TerminationDecisionFacts,
     source="enforcement.accesstermination",
     sample=sample_termination_decision,
@@ -242,7 +242,7 @@ def termination_decision_contract(termination) -> TerminationDecisionFacts:
     if termination.petition_on is None:
         problems.append("no petition for reconsideration is recorded")
     if problems:
-        raise FactsInvalid(DocumentKind.TERMINATION_DECISION, problems)
+        raise FactsInvalid(EnforcementDocument.TERMINATION_DECISION, problems)
     hearing = termination.hearing_at
     return TerminationDecisionFacts(
         **common_facts(

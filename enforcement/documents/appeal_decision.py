@@ -14,7 +14,6 @@ from django.utils import timezone
 from documents.contracts import (
     Contact,
     DocumentFacts,
-    DocumentKind,
     FactsInvalid,
     Signatory,
     blank,
@@ -23,6 +22,7 @@ from documents.registry import register
 from documents.samples import sample_common
 from kernel.roles import Role
 
+from ..document_kinds import EnforcementDocument
 from .common import (
     CLERK_TITLE,
     clerk_signatory,
@@ -59,7 +59,7 @@ class AppealDecisionFacts(DocumentFacts):
     filed with the municipal clerk and mailed by certified mail within five days of
     the decision (§ 132-14, R-APL-3)."""
 
-    kind: ClassVar[str] = DocumentKind.APPEAL_DECISION
+    kind: ClassVar[str] = EnforcementDocument.APPEAL_DECISION
     template: ClassVar[str] = "documents/appeal_decision.html"
     rule_id: ClassVar[str] = "R-APL-3"
 
@@ -183,7 +183,7 @@ def sample_appeal_decision() -> AppealDecisionFacts:
 
 
 @register(
-    DocumentKind.APPEAL_DECISION,
+    EnforcementDocument.APPEAL_DECISION,
     facts=AppealDecisionFacts,
     source="enforcement.appeal",
     sample=sample_appeal_decision,
@@ -210,7 +210,7 @@ def appeal_decision_contract(appeal) -> AppealDecisionFacts:
     if notice.issued_on is None:
         problems.append("the notice appealed has not been issued")
     if problems:
-        raise FactsInvalid(DocumentKind.APPEAL_DECISION, problems)
+        raise FactsInvalid(EnforcementDocument.APPEAL_DECISION, problems)
     # § 132-15 A: the correction clock follows a decision upholding the SMO
     # only; its day is the deadline engine's (R-COR-1), stored on the notice.
     correction = stored_deadline(notice, "R-COR-1") if appeal.upholds() else None

@@ -12,7 +12,6 @@ from django.db import models
 
 from documents.contracts import (
     DocumentFacts,
-    DocumentKind,
     FactsInvalid,
     Recipient,
     after_issue,
@@ -22,6 +21,7 @@ from documents.contracts import (
 from documents.registry import register
 from documents.samples import SAMPLE_PREMISES, sample_common
 
+from ..document_kinds import EnforcementDocument
 from .common import (
     common_facts,
     premises_address_of,
@@ -49,7 +49,7 @@ class AccessRequestFacts(DocumentFacts):
     the owner (`recipient`), with a copy to the notice's recipient when another
     person (`copy_to`, the cc line)."""
 
-    kind: ClassVar[str] = DocumentKind.ACCESS_REQUEST
+    kind: ClassVar[str] = EnforcementDocument.ACCESS_REQUEST
     template: ClassVar[str] = "documents/access_request.html"
     rule_id: ClassVar[str] = "R-COR-1"
     base_rules: ClassVar[tuple[str, ...]] = ("R-COR-1", "R-COR-2")
@@ -115,7 +115,7 @@ class CorrectiveInvoiceFacts(DocumentFacts):
     responsibility (§ 132-15 B, R-COR-2; § 132-13 A, R-NOV-2), or of a summary
     abatement at the violator's expense (§ 132-18, R-NUI-1): `cost_rule_id`."""
 
-    kind: ClassVar[str] = DocumentKind.CORRECTIVE_INVOICE
+    kind: ClassVar[str] = EnforcementDocument.CORRECTIVE_INVOICE
     template: ClassVar[str] = "documents/corrective_invoice.html"
     rule_id: ClassVar[str] = "R-COR-2"
     base_rules: ClassVar[tuple[str, ...]] = ("R-COR-2", "R-NOV-2")
@@ -218,7 +218,7 @@ def _access_request_copies(action) -> tuple:
 
 
 @register(
-    DocumentKind.ACCESS_REQUEST,
+    EnforcementDocument.ACCESS_REQUEST,
     facts=AccessRequestFacts,
     source="enforcement.correctiveaction",
     sample=sample_access_request,
@@ -260,7 +260,7 @@ def access_request_contract(action) -> AccessRequestFacts:
             "to (name the owner on the case)"
         )
     if problems:
-        raise FactsInvalid(DocumentKind.ACCESS_REQUEST, problems)
+        raise FactsInvalid(EnforcementDocument.ACCESS_REQUEST, problems)
     copy = action.copy_to
     return AccessRequestFacts(
         **common_facts(
@@ -324,7 +324,7 @@ def _invoice_facts(remedy, *, authority, recipient, cost_rule_id):
 
 
 @register(
-    DocumentKind.CORRECTIVE_INVOICE,
+    EnforcementDocument.CORRECTIVE_INVOICE,
     facts=CorrectiveInvoiceFacts,
     source="enforcement.correctiveaction",
     sample=sample_corrective_invoice,
@@ -353,7 +353,7 @@ def corrective_invoice_contract(action) -> CorrectiveInvoiceFacts:
 
 
 @register(
-    DocumentKind.CORRECTIVE_INVOICE,
+    EnforcementDocument.CORRECTIVE_INVOICE,
     facts=CorrectiveInvoiceFacts,
     source="enforcement.nuisanceabatement",
     sample=sample_corrective_invoice,
@@ -369,7 +369,7 @@ def abatement_invoice_contract(abatement) -> CorrectiveInvoiceFacts:
     if abatement.declared_on is None:
         problems.append("the date the condition was declared a nuisance is missing")
     if problems:
-        raise FactsInvalid(DocumentKind.CORRECTIVE_INVOICE, problems)
+        raise FactsInvalid(EnforcementDocument.CORRECTIVE_INVOICE, problems)
     return _invoice_facts(
         abatement,
         authority=(

@@ -18,7 +18,6 @@ from django.utils import timezone
 from documents.contracts import (
     Contact,
     DocumentFacts,
-    DocumentKind,
     FactsInvalid,
     Recipient,
     Signatory,
@@ -30,6 +29,7 @@ from documents.registry import register
 from documents.samples import sample_common
 from kernel.roles import Role
 
+from ..document_kinds import EnforcementDocument
 from .common import (
     CLERK_TITLE,
     clerk_signatory,
@@ -69,7 +69,7 @@ class HearingNoticeFacts(DocumentFacts):
     """Notice to the appellant (copy to the SMO) of the date, time and place of
     the Board's hearing of the appeal of a notice of violation."""
 
-    kind: ClassVar[str] = DocumentKind.HEARING_NOTICE
+    kind: ClassVar[str] = EnforcementDocument.HEARING_NOTICE
     template: ClassVar[str] = "documents/hearing_notice.html"
     rule_id: ClassVar[str] = "R-APL-2"
     base_rules: ClassVar[tuple[str, ...]] = ("R-APL-1", "R-APL-2", "R-APL-3")
@@ -177,7 +177,7 @@ def hearing_notice_number(appeal) -> str:
 
 
 @register(
-    DocumentKind.HEARING_NOTICE,
+    EnforcementDocument.HEARING_NOTICE,
     facts=HearingNoticeFacts,
     source="enforcement.appeal",
     sample=sample_hearing_notice,
@@ -192,7 +192,7 @@ def hearing_notice_contract(appeal) -> HearingNoticeFacts:
 
     if appeal.hearing_at is None or not appeal.hearing_location.strip():
         raise FactsInvalid(
-            DocumentKind.HEARING_NOTICE,
+            EnforcementDocument.HEARING_NOTICE,
             ["schedule the hearing (date, time and place) first"],
         )
     notice = appeal.notice
@@ -237,7 +237,7 @@ class MeetingAgendaFacts(DocumentFacts):
     the meeting, not of a case (R-APL-2). It lists every appeal heard there (each
     with its case number, appellant and notice); no case number of its own."""
 
-    kind: ClassVar[str] = DocumentKind.MEETING_AGENDA
+    kind: ClassVar[str] = EnforcementDocument.MEETING_AGENDA
     template: ClassVar[str] = "documents/meeting_agenda.html"
     rule_id: ClassVar[str] = "R-APL-2"
     base_rules: ClassVar[tuple[str, ...]] = ("R-APL-2",)
@@ -315,7 +315,7 @@ def agenda_items(meeting) -> tuple[AgendaItem, ...]:
 
 
 @register(
-    DocumentKind.MEETING_AGENDA,
+    EnforcementDocument.MEETING_AGENDA,
     facts=MeetingAgendaFacts,
     source="enforcement.boardmeeting",
     sample=sample_meeting_agenda,

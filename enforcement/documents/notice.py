@@ -15,7 +15,6 @@ from deadlines.services import compute_due, office_calendar, open_deadline_for
 from deadlines.words import legal_basis, people_explanation
 from documents.contracts import (
     DocumentFacts,
-    DocumentKind,
     after_issue,
     blank,
     clerk_office,
@@ -29,6 +28,7 @@ from documents.services import document_issue
 from kernel.citations import citation
 
 from .. import charges
+from ..document_kinds import EnforcementDocument
 from ..penalties import Tier, ViolationStart, continued_violation_start, tier_numbered
 from .common import (
     common_facts,
@@ -106,7 +106,7 @@ class NoticeOfViolationFacts(DocumentFacts):
     number. `last_day_to_appeal` and its explanation are the stored R-APL-1
     deadline of the notice (deadlines.services.open_deadline_for)."""
 
-    kind: ClassVar[str] = DocumentKind.NOTICE_OF_VIOLATION
+    kind: ClassVar[str] = EnforcementDocument.NOTICE_OF_VIOLATION
     template: ClassVar[str] = "documents/notice_of_violation.html"
     rule_id: ClassVar[str] = "R-NOV-1"
     invites_appeal: ClassVar[bool] = True  # the one appeal of § 132-14 (R-APL-1)
@@ -341,7 +341,7 @@ def notice_number(notice) -> str:
 
 
 @register(
-    DocumentKind.NOTICE_OF_VIOLATION,
+    EnforcementDocument.NOTICE_OF_VIOLATION,
     facts=NoticeOfViolationFacts,
     source="enforcement.noticeofviolation",
     sample=sample_notice_of_violation,
@@ -472,10 +472,10 @@ def notice_document_issue(*, notice, actor) -> IssuedDocument:
     supersedes = None
     if notice.supersedes_id:
         supersedes = latest_document(
-            notice.supersedes, DocumentKind.NOTICE_OF_VIOLATION
+            notice.supersedes, EnforcementDocument.NOTICE_OF_VIOLATION
         )
     return document_issue(
-        kind=DocumentKind.NOTICE_OF_VIOLATION,
+        kind=EnforcementDocument.NOTICE_OF_VIOLATION,
         facts=notice_contract(notice),
         case=notice.case,
         source=notice,

@@ -10,6 +10,7 @@ from django_fsm import FSMField, transition
 from cases.models import Party
 from cases.models.records import private_upload_path
 
+from ..document_kinds import EnforcementDocument
 from .base import FlowModel, clerk, guard, smo_or_clerk
 from .meetings import BoardMeeting
 from .notices import NoticeOfViolation
@@ -172,10 +173,9 @@ class Appeal(FlowModel):
         bulk by enforcement.work_queues as `_prefetched_hearing_notice`)."""
         if hasattr(self, "_prefetched_hearing_notice"):
             return self._prefetched_hearing_notice
-        from documents.contracts import DocumentKind
         from documents.selectors import latest_document
 
-        return latest_document(self, DocumentKind.HEARING_NOTICE)
+        return latest_document(self, EnforcementDocument.HEARING_NOTICE)
 
     def hearing_notice(self):
         """The latest issued version of the notice of hearing, or None."""

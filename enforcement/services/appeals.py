@@ -199,7 +199,7 @@ def _queue_receipt(appeal, email):
     from outbox.models import OutgoingMessage
 
     body = render_to_string(
-        "portal/email/appeal_receipt.txt",
+        "enforcement/email/appeal_receipt.txt",
         {
             "appeal": appeal,
             "village": settings.VILLAGE,

@@ -20,6 +20,7 @@ from kernel.timeline import record_event
 from kernel.workflow import CaseChangedError, Reason, refusal_text, run
 
 from .. import charges
+from ..document_kinds import EnforcementDocument
 from ..documents.corrective import UNPAID_WORDS, access_request_measures, invoice_number
 from ..models import (
     AccessSuspension,
@@ -573,10 +574,9 @@ def offense_record(
 def _served_document(suspension):
     """The latest version issued of the written notice of reasons (R-SUS-1),
     the one the service recorded now sent; None when none was issued here."""
-    from documents.contracts import DocumentKind
     from documents.selectors import latest_document
 
-    return latest_document(suspension, DocumentKind.EMERGENCY_SUSPENSION)
+    return latest_document(suspension, EnforcementDocument.EMERGENCY_SUSPENSION)
 
 
 SIGNERS = {
@@ -845,7 +845,6 @@ def remedy_invoice(*, remedy, actor, expected_status=None):
     in the same transaction (nothing is saved if the document cannot be made).
     Who: SMO. Raises Refused (no costs itemized, wrong state, role),
     FactsInvalid, DocumentError."""
-    from documents.contracts import DocumentKind
     from documents.services import issue_for
 
     seen = {}
@@ -860,7 +859,9 @@ def remedy_invoice(*, remedy, actor, expected_status=None):
         # The invoice is a charge on the ledger (issue 27) before its document
         # is made.
         charges.remedy_invoiced(locked, actor)
-        issue_for(kind=DocumentKind.CORRECTIVE_INVOICE, source=locked, actor=actor)
+        issue_for(
+            kind=EnforcementDocument.CORRECTIVE_INVOICE, source=locked, actor=actor
+        )
 
     return run(
         remedy,

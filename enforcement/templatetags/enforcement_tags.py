@@ -9,6 +9,7 @@ from kernel.panels import render_panel
 from kernel.roles import Role, has_role
 
 from .. import selectors, work_queues
+from ..document_kinds import EnforcementDocument
 from ..services.notices import DRAFTABLE_CASE_STATUSES
 
 register = template.Library()
@@ -44,7 +45,6 @@ def _invoice_steps(remedy, user) -> list[dict]:
     from django.contrib.contenttypes.models import ContentType
     from django.urls import reverse
 
-    from documents.contracts import DocumentKind
     from kernel.workflow import actions
 
     found = []
@@ -61,7 +61,7 @@ def _invoice_steps(remedy, user) -> list[dict]:
             step["preview"] = reverse(
                 "documents:draft_preview",
                 args=[
-                    DocumentKind.CORRECTIVE_INVOICE,
+                    EnforcementDocument.CORRECTIVE_INVOICE,
                     ContentType.objects.get_for_model(remedy).pk,
                     remedy.pk,
                 ],

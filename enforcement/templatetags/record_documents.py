@@ -5,10 +5,11 @@ with its status and download link."""
 
 from django import template
 
-from documents.contracts import DocumentKind
 from documents.services import document_actions
 from kernel.panels import render_panel
 from kernel.roles import CASE_READERS, has_role
+
+from ..document_kinds import EnforcementDocument
 
 register = template.Library()
 
@@ -25,7 +26,7 @@ def record_documents(context, record):
 
     word = SOURCE_WORD.get(type(record))
     if isinstance(record, NoticeOfViolation):
-        kinds = (DocumentKind.NOTICE_OF_VIOLATION,)
+        kinds = (EnforcementDocument.NOTICE_OF_VIOLATION,)
     elif word is None:
         return ""  # a record without documents (e.g. an injunction referral)
     else:

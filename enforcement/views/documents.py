@@ -11,14 +11,15 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from documents.contracts import DocumentKind
 from documents.selectors import latest_document
 from documents.services import issue_for, may_issue
+from inspections.document_kinds import InspectionDocument
 from inspections.models import Inspection, WarrantApplication
 from kernel.actions import CONFIRM_MISSING, attempt, confirmation_form
 from kernel.roles import CASE_READERS, role_required
 from kernel.workflow import Refused, actions, reasons_not
 
+from ..document_kinds import EnforcementDocument
 from ..models import (
     AccessSuspension,
     AccessTermination,
@@ -33,42 +34,45 @@ from ..services.remedies import remedy_invoice, step_words
 SOURCES = {
     "appeal": (
         Appeal,
-        (DocumentKind.HEARING_NOTICE, DocumentKind.APPEAL_DECISION),
+        (EnforcementDocument.HEARING_NOTICE, EnforcementDocument.APPEAL_DECISION),
         lambda o: ("enforcement:appeal_detail", {"pk": o.pk}),
     ),
     "meeting": (
         BoardMeeting,
-        (DocumentKind.MEETING_AGENDA,),
+        (EnforcementDocument.MEETING_AGENDA,),
         lambda o: ("enforcement:meeting_detail", {"pk": o.pk}),
     ),
     "corrective": (
         CorrectiveAction,
-        (DocumentKind.ACCESS_REQUEST, DocumentKind.CORRECTIVE_INVOICE),
+        (EnforcementDocument.ACCESS_REQUEST, EnforcementDocument.CORRECTIVE_INVOICE),
         lambda o: ("enforcement:remedy_detail", {"flow": "corrective", "pk": o.pk}),
     ),
     "nuisance": (
         NuisanceAbatement,
-        (DocumentKind.CORRECTIVE_INVOICE,),
+        (EnforcementDocument.CORRECTIVE_INVOICE,),
         lambda o: ("enforcement:remedy_detail", {"flow": "nuisance", "pk": o.pk}),
     ),
     "suspension": (
         AccessSuspension,
-        (DocumentKind.EMERGENCY_SUSPENSION,),
+        (EnforcementDocument.EMERGENCY_SUSPENSION,),
         lambda o: ("enforcement:remedy_detail", {"flow": "suspension", "pk": o.pk}),
     ),
     "termination": (
         AccessTermination,
-        (DocumentKind.PROPOSED_TERMINATION, DocumentKind.TERMINATION_DECISION),
+        (
+            EnforcementDocument.PROPOSED_TERMINATION,
+            EnforcementDocument.TERMINATION_DECISION,
+        ),
         lambda o: ("enforcement:remedy_detail", {"flow": "termination", "pk": o.pk}),
     ),
     "inspection": (
         Inspection,
-        (DocumentKind.INSPECTION_REPORT,),
+        (InspectionDocument.INSPECTION_REPORT,),
         lambda o: ("inspections:inspection_detail", {"pk": o.pk}),
     ),
     "warrant": (
         WarrantApplication,
-        (DocumentKind.WARRANT_COVER_SHEET,),
+        (InspectionDocument.WARRANT_COVER_SHEET,),
         lambda o: ("inspections:warrant_detail", {"pk": o.pk}),
     ),
 }
@@ -77,21 +81,21 @@ SOURCE_WORD = {model: word for word, (model, _, _) in SOURCES.items()}
 
 # kind → the step of its record that records the document's service: once the
 # document is issued, its page offers that step (if the machine offers it now).
-SERVICE_STEP = {DocumentKind.EMERGENCY_SUSPENSION: "record_notice"}
+SERVICE_STEP = {EnforcementDocument.EMERGENCY_SUSPENSION: "record_notice"}
 
 
 # kind → the step of its record that the first issue of the document is: the
 # invoice (R-COR-2, R-NUI-1) is numbered, totalled and dated by that step, which
 # issues the document in its transaction (enforcement.services.remedies).
-ISSUE_STEP = {DocumentKind.CORRECTIVE_INVOICE: ("invoice", remedy_invoice)}
+ISSUE_STEP = {EnforcementDocument.CORRECTIVE_INVOICE: ("invoice", remedy_invoice)}
 
 # kind → the words (kernel.confirmations) of the "I confirm: …" box its issue asks
 # for: issuing these binds the office and starts what the words say (issue 26).
 DOCUMENT_CONFIRM = {
-    DocumentKind.HEARING_NOTICE: "hearing_notice_issue",
-    DocumentKind.APPEAL_DECISION: "appeal_decision_issue",
-    DocumentKind.MEETING_AGENDA: "agenda_issue",
-    DocumentKind.CORRECTIVE_INVOICE: "invoice_issue",
+    EnforcementDocument.HEARING_NOTICE: "hearing_notice_issue",
+    EnforcementDocument.APPEAL_DECISION: "appeal_decision_issue",
+    EnforcementDocument.MEETING_AGENDA: "agenda_issue",
+    EnforcementDocument.CORRECTIVE_INVOICE: "invoice_issue",
 }
 
 

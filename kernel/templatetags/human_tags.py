@@ -74,7 +74,7 @@ def rule_in(label) -> str:
     return found.group(1) if found else ""
 
 
-@register.inclusion_tag("cases/_rule_id.html")
+@register.inclusion_tag("workflow/_rule_id.html")
 def rule_link(rule_id: str):
     """The rule id as small text beside a plain name (no query: pages with many
     steps stay within their query budgets)."""

@@ -17,7 +17,7 @@ from documents.services import document_verify
 # they are what the restore must prove intact.
 HASHED_FILES = [
     ("documents.IssuedDocument", "pdf", "sha256", "issued documents"),
-    ("cases.ReportPhoto", "original", "original_sha256", "report photos"),
+    ("intake.ReportPhoto", "original", "original_sha256", "report photos"),
     ("inspections.InspectionPhoto", "original", "original_sha256", "inspection photos"),
     ("cases.Attachment", "file", "sha256", "case attachments"),
     ("enforcement.AppealDocument", "file", "sha256", "appeal documents"),

@@ -15,7 +15,6 @@ from django.utils import timezone
 
 from documents.contracts import (
     DocumentFacts,
-    DocumentKind,
     Recipient,
     Signatory,
     blank,
@@ -24,6 +23,7 @@ from documents.contracts import (
 from documents.registry import register
 from documents.samples import sample_common
 
+from ..document_kinds import ReportingDocument
 from .charts import report_charts
 from .year import ReportingYear
 
@@ -54,7 +54,7 @@ class MonthLine:
 class AnnualReportFacts(DocumentFacts):
     """The IDDE part of the MS4 annual report of one reporting year."""
 
-    kind: ClassVar[str] = DocumentKind.ANNUAL_REPORT
+    kind: ClassVar[str] = ReportingDocument.ANNUAL_REPORT
     template: ClassVar[str] = "documents/annual_report.html"
     rule_id: ClassVar[str] = "R-PRO-1"
     base_rules: ClassVar[tuple[str, ...]] = ("R-PRO-1", "R-CON-1", "R-NOV-1")
@@ -181,7 +181,7 @@ def sample_annual_report() -> AnnualReportFacts:
 
 
 @register(
-    DocumentKind.ANNUAL_REPORT,
+    ReportingDocument.ANNUAL_REPORT,
     facts=AnnualReportFacts,
     source="reporting.annualreport",
     sample=sample_annual_report,

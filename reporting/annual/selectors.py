@@ -331,7 +331,7 @@ def _reports(year, as_of) -> Iterable[Count]:
         "reports",
         "Reports received",
         "Reports of a suspected discharge received in the year, by every channel.",
-        "cases.report",
+        "intake.report",
         _ids(received),
     )
     for channel in Report.Channel:
@@ -340,7 +340,7 @@ def _reports(year, as_of) -> Iterable[Count]:
             "reports",
             f"… {channel.label}",
             f"Reports received in the year through the channel “{channel.label}”.",
-            "cases.report",
+            "intake.report",
             _ids(received.filter(channel=channel)),
         )
     # A triage outcome is the first step a case took out of "opened, not yet
@@ -959,7 +959,7 @@ def _link(model_label: str) -> Callable:
     from django.urls import reverse
 
     special = {
-        "cases.report": lambda r: reverse("reports:detail", args=[r.pk]),
+        "intake.report": lambda r: reverse("reports:detail", args=[r.pk]),
         "cases.outfall": lambda o: reverse("inspections:outfall_detail", args=[o.pk]),
         "deadlines.deadline": lambda d: reverse("deadlines:detail", args=[d.pk]),
         "inspections.sample": lambda s: s.inspection.get_absolute_url(),
@@ -1005,7 +1005,7 @@ def _describe(count: Count, record) -> str:
         if record.eliminated_on and "eliminat" in count.key:
             text += f" (eliminated {human_short_date(record.eliminated_on)})"
         return text
-    if count.model == "cases.report":
+    if count.model == "intake.report":
         when = human_datetime(record.received_at)
         return (
             f"{record.tracking_code} ({record.get_channel_display()}, received {when})"

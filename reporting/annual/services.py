@@ -15,12 +15,12 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from documents.contracts import DocumentKind
 from kernel.humanize import human_datetime, human_long_date
 from kernel.models import CaseEvent
 from kernel.roles import Role, require_role
 from kernel.workflow import Reason, Refused, refusal_text, run
 
+from ..document_kinds import ReportingDocument
 from .models import AnnualReport, AnnualReportComment, AnnualReportStatus
 from .selectors import AnnualCounts, annual_counts
 from .year import ReportingYear
@@ -149,14 +149,14 @@ def annual_issue_document(*, report: AnnualReport, actor):
     from documents import services as documents
     from documents.selectors import latest_document
 
-    latest = latest_document(report, DocumentKind.ANNUAL_REPORT)
+    latest = latest_document(report, ReportingDocument.ANNUAL_REPORT)
     if latest is not None and not latest.is_issued:
         raise documents.DocumentError(
             "The PDF of the report's last step is still being made; try again in "
             "a minute."
         )
     return documents.document_issue(
-        kind=DocumentKind.ANNUAL_REPORT,
+        kind=ReportingDocument.ANNUAL_REPORT,
         facts=_facts(report),
         case=None,
         source=report,

@@ -10,13 +10,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from documents.contracts import DocumentKind
 from documents.selectors import documents_of, latest_document
 from documents.services import document_verify
 from jobs.exports import Column, csv_lines
 from kernel.actions import action_forms, attempt, take_step
 from kernel.roles import CASE_READERS, CASE_WRITERS, has_role, role_required
 
+from ..document_kinds import ReportingDocument
 from . import services
 from .charts import report_charts
 from .forms import STEP_FORMS, PublicCommentForm, StaffCommentForm
@@ -181,7 +181,9 @@ def freeze(request, year):
 
 def _frozen_page(request, report, *, bound=None, comment_form=None, status=200):
     differences = services.annual_differences(report)
-    documents = documents_of(report, DocumentKind.ANNUAL_REPORT).order_by("-version")
+    documents = documents_of(report, ReportingDocument.ANNUAL_REPORT).order_by(
+        "-version"
+    )
     return render(
         request,
         "annual/frozen.html",
@@ -332,7 +334,7 @@ def public_detail(request, pk, *, form=None, status=200):
 
 
 def _public_pdf(report):
-    document = latest_document(report, DocumentKind.ANNUAL_REPORT)
+    document = latest_document(report, ReportingDocument.ANNUAL_REPORT)
     if document is None or not document.is_issued:
         return None
     return document

@@ -13,18 +13,20 @@ from django.utils.html import escape
 
 from deadlines.services import open_deadline, open_deadline_for
 from documents import services
-from documents.contracts import DocumentKind, FactsInvalid, facts_from_json
+from documents.contracts import FactsInvalid, facts_from_json
 from documents.models import DocumentFrozenError, IssuedDocument
 from documents.samples import sample_facts
 from documents.tasks import render_document
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.documents.notice import sample_notice_of_violation
+from inspections.document_kinds import InspectionDocument
 from kernel.models import CaseEvent
 
 from .conftest import pdf_text
 
 pytestmark = pytest.mark.django_db
 
-NOV = DocumentKind.NOTICE_OF_VIOLATION
+NOV = EnforcementDocument.NOTICE_OF_VIOLATION
 
 
 def nov_facts(case, **changes):
@@ -186,9 +188,9 @@ def test_only_the_smo_issues_a_notice_of_violation(case, role, request):
 
 def test_the_clerk_issues_the_boards_appeal_decision(case, clerk_user):
     facts = dataclasses.replace(
-        sample_facts(DocumentKind.APPEAL_DECISION), case_number=case.number
+        sample_facts(EnforcementDocument.APPEAL_DECISION), case_number=case.number
     )
-    document = issue(case, clerk_user, facts, kind=DocumentKind.APPEAL_DECISION)
+    document = issue(case, clerk_user, facts, kind=EnforcementDocument.APPEAL_DECISION)
     assert document.issued_by == clerk_user
 
 
@@ -239,18 +241,19 @@ def test_a_correction_must_document_the_same_record(issued, case, smo_user):
         case,
         smo_user,
         dataclasses.replace(
-            sample_facts(DocumentKind.INSPECTION_REPORT), case_number=case.number
+            sample_facts(InspectionDocument.INSPECTION_REPORT), case_number=case.number
         ),
-        kind=DocumentKind.INSPECTION_REPORT,
+        kind=InspectionDocument.INSPECTION_REPORT,
     )
     with pytest.raises(services.DocumentError, match="same kind"):
         issue(
             case,
             smo_user,
             dataclasses.replace(
-                sample_facts(DocumentKind.INSPECTION_REPORT), case_number=case.number
+                sample_facts(InspectionDocument.INSPECTION_REPORT),
+                case_number=case.number,
             ),
-            kind=DocumentKind.INSPECTION_REPORT,
+            kind=InspectionDocument.INSPECTION_REPORT,
             supersedes=issued,
         )
     assert other.version == 1

@@ -9,10 +9,16 @@ from pathlib import Path
 import pytest
 
 from documents import registry
-from documents.contracts import DocumentKind, FactsInvalid, validate_facts
+from documents.contracts import (
+    FactsInvalid,
+    document_kind_values,
+    validate_facts,
+)
 from documents.render import render
 from enforcement import penalties
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.documents.notice import Fine, sample_notice_of_violation
+from inspections.document_kinds import InspectionDocument
 
 from .conftest import pdf_text
 
@@ -22,19 +28,19 @@ ROOT = Path(__file__).resolve().parents[2]
 APPS = ("cases", "enforcement", "inspections", "poquott_ms4", "control", "bench")
 
 OWNERS = {
-    DocumentKind.NOTICE_OF_VIOLATION: ("enforcement", "noticeofviolation"),
-    DocumentKind.EMERGENCY_SUSPENSION: ("enforcement", "accesssuspension"),
-    DocumentKind.PROPOSED_TERMINATION: ("enforcement", "accesstermination"),
-    DocumentKind.TERMINATION_DECISION: ("enforcement", "accesstermination"),
-    DocumentKind.ACCESS_REQUEST: ("enforcement", "correctiveaction"),
-    DocumentKind.APPEAL_DECISION: ("enforcement", "appeal"),
+    EnforcementDocument.NOTICE_OF_VIOLATION: ("enforcement", "noticeofviolation"),
+    EnforcementDocument.EMERGENCY_SUSPENSION: ("enforcement", "accesssuspension"),
+    EnforcementDocument.PROPOSED_TERMINATION: ("enforcement", "accesstermination"),
+    EnforcementDocument.TERMINATION_DECISION: ("enforcement", "accesstermination"),
+    EnforcementDocument.ACCESS_REQUEST: ("enforcement", "correctiveaction"),
+    EnforcementDocument.APPEAL_DECISION: ("enforcement", "appeal"),
     # The invoice of costs: of corrective measures and of a summary abatement.
-    DocumentKind.CORRECTIVE_INVOICE: (
+    EnforcementDocument.CORRECTIVE_INVOICE: (
         "enforcement",
         ("correctiveaction", "nuisanceabatement"),
     ),
-    DocumentKind.INSPECTION_REPORT: ("inspections", "inspection"),
-    DocumentKind.WARRANT_COVER_SHEET: ("inspections", "warrantapplication"),
+    InspectionDocument.INSPECTION_REPORT: ("inspections", "inspection"),
+    InspectionDocument.WARRANT_COVER_SHEET: ("inspections", "warrantapplication"),
 }
 
 
@@ -48,7 +54,7 @@ def _of_documents(module: str, app: str) -> bool:
 
 
 def test_every_kind_is_registered_once_by_the_app_that_owns_it():
-    assert set(registry.registered_kinds()) == set(DocumentKind.values)
+    assert set(registry.registered_kinds()) == set(document_kind_values())
     for kind, (app, models) in OWNERS.items():
         models = (models,) if isinstance(models, str) else models
         entry = registry.document_type(kind)
@@ -68,7 +74,10 @@ def test_an_unknown_kind_or_record_is_refused_in_words():
         registry.document_type("nope")
     with pytest.raises(FactsInvalid, match="unknown document kind"):
         validate_facts("nope", sample_notice_of_violation())
-    assert registry.builder_for(DocumentKind.NOTICE_OF_VIOLATION, "cases.case") is None
+    assert (
+        registry.builder_for(EnforcementDocument.NOTICE_OF_VIOLATION, "cases.case")
+        is None
+    )
 
 
 def _imports(path: Path) -> set[str]:
@@ -123,13 +132,13 @@ def test_the_fine_tiers_are_defined_only_in_penalties():
 def test_the_notice_checks_a_fine_against_the_penalties_tier(tier, monkeypatch):
     changes = {"amount": tier.maximum, "tier": tier.number}
     validate_facts(
-        DocumentKind.NOTICE_OF_VIOLATION,
+        EnforcementDocument.NOTICE_OF_VIOLATION,
         sample_notice_of_violation(fine=Fine(**changes)),
     )
     over = tier.maximum + Decimal("0.01")
     with pytest.raises(FactsInvalid, match=f"outside the range.*{tier.rule_id}"):
         validate_facts(
-            DocumentKind.NOTICE_OF_VIOLATION,
+            EnforcementDocument.NOTICE_OF_VIOLATION,
             sample_notice_of_violation(fine=Fine(amount=over, tier=tier.number)),
         )
     # The notice follows the one definition: move the bound there, it moves here.
@@ -147,7 +156,7 @@ def test_the_notice_checks_a_fine_against_the_penalties_tier(tier, monkeypatch):
         tuple(moved if t.number == tier.number else t for t in penalties.TIERS),
     )
     validate_facts(
-        DocumentKind.NOTICE_OF_VIOLATION,
+        EnforcementDocument.NOTICE_OF_VIOLATION,
         sample_notice_of_violation(fine=Fine(amount=over, tier=tier.number)),
     )
 
@@ -156,7 +165,7 @@ def test_the_notice_checks_a_fine_against_the_penalties_tier(tier, monkeypatch):
 def test_the_notice_prints_the_offense_as_penalties_names_it(tier):
     amount = max(tier.minimum, Decimal("1"))
     facts = sample_notice_of_violation(fine=Fine(amount=amount, tier=tier.number))
-    text = pdf_text(render(DocumentKind.NOTICE_OF_VIOLATION, facts).pdf)
+    text = pdf_text(render(EnforcementDocument.NOTICE_OF_VIOLATION, facts).pdf)
     assert tier.printed in text
 
 
@@ -165,11 +174,32 @@ def test_who_may_issue_a_kind_is_registered_by_the_app_that_owns_it():
     with its registration; the Board's papers are its clerk's (R-APL-2, R-APL-3)."""
     from kernel.roles import Role
 
-    assert registry.issuers_of(DocumentKind.HEARING_NOTICE) == (Role.CLERK,)
-    assert registry.issuers_of(DocumentKind.MEETING_AGENDA) == (Role.CLERK,)
-    assert registry.issuers_of(DocumentKind.APPEAL_DECISION) == (Role.CLERK, Role.SMO)
-    assert registry.issuers_of(DocumentKind.NOTICE_OF_VIOLATION) == (Role.SMO,)
+    assert registry.issuers_of(EnforcementDocument.HEARING_NOTICE) == (Role.CLERK,)
+    assert registry.issuers_of(EnforcementDocument.MEETING_AGENDA) == (Role.CLERK,)
+    assert registry.issuers_of(EnforcementDocument.APPEAL_DECISION) == (
+        Role.CLERK,
+        Role.SMO,
+    )
+    assert registry.issuers_of(EnforcementDocument.NOTICE_OF_VIOLATION) == (Role.SMO,)
     assert registry.issuers_of("nope") == ()
     assert all(registry.issuers_of(kind) for kind in registry.registered_kinds())
     source = (ROOT / "documents" / "services.py").read_text()
     assert "ISSUERS" not in source
+
+
+def test_each_app_declares_its_own_kinds_of_document():
+    """The pipeline names no kind: the apps that issue them declare them."""
+    from documents.contracts import document_kinds
+    from enforcement.document_kinds import EnforcementDocument
+    from inspections.document_kinds import InspectionDocument
+    from ledger.document_kinds import LedgerDocument
+    from reporting.document_kinds import ReportingDocument
+
+    declared = [
+        *InspectionDocument.choices,
+        *EnforcementDocument.choices,
+        *LedgerDocument.choices,
+        *ReportingDocument.choices,
+    ]
+    assert sorted(document_kinds()) == sorted(declared)
+    assert len(dict(document_kinds())) == len(declared)  # no value twice

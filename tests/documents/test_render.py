@@ -11,9 +11,9 @@ import pytest
 from pypdf import PdfReader
 
 from documents.contracts import (
-    DocumentKind,
     FactsInvalid,
     Recipient,
+    document_kind_values,
     facts_from_json,
     facts_to_json,
     validate_facts,
@@ -26,7 +26,9 @@ from documents.render import (
     render_pdf,
 )
 from documents.samples import sample_facts
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.documents.notice import Fine, Requirement, sample_notice_of_violation
+from inspections.document_kinds import InspectionDocument
 from kernel.citations import citation
 
 from .conftest import pdf_text, squash
@@ -41,7 +43,7 @@ def law(rule_id: str, field: str = "notice_text") -> str:
 # --- every kind --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kind", DocumentKind.values)
+@pytest.mark.parametrize("kind", document_kind_values())
 def test_every_document_carries_letterhead_case_date_recipient_and_sections(kind):
     facts = sample_facts(kind)
     rendered = render(kind, facts)
@@ -61,23 +63,23 @@ def test_every_document_carries_letterhead_case_date_recipient_and_sections(kind
 
 
 KIND_REQUIREMENTS = {
-    DocumentKind.EMERGENCY_SUSPENSION: lambda f: [
+    EnforcementDocument.EMERGENCY_SUSPENSION: lambda f: [
         law("R-SUS-1"),
         squash(f.reasons),
         "Sunday, March 1, 2026, 2:30 PM",
     ],
-    DocumentKind.PROPOSED_TERMINATION: lambda f: [
+    EnforcementDocument.PROPOSED_TERMINATION: lambda f: [
         law("R-SUS-2"),
         squash(f.reasons),
         squash(f.petition_to),
         "Friday, March 20, 2026",
     ],
-    DocumentKind.TERMINATION_DECISION: lambda f: [
+    EnforcementDocument.TERMINATION_DECISION: lambda f: [
         "Access denied",
         squash(f.determination),
         f.proposed_notice_number,
     ],
-    DocumentKind.ACCESS_REQUEST: lambda f: [
+    EnforcementDocument.ACCESS_REQUEST: lambda f: [
         law("R-COR-1"),
         law("R-COR-2"),
         squash(f.measures),
@@ -85,7 +87,7 @@ KIND_REQUIREMENTS = {
         "Monday, February 23, 2026",
         f"cc: {f.copy_to.name}",
     ],
-    DocumentKind.APPEAL_DECISION: lambda f: [
+    EnforcementDocument.APPEAL_DECISION: lambda f: [
         "The Board of Trustees upheld the Stormwater Management Officer's "
         "determination.",
         squash(f.decision),
@@ -94,7 +96,7 @@ KIND_REQUIREMENTS = {
         "Thursday, February 26, 2026",
         "You must correct the violation by Thursday, March 5, 2026.",
     ],
-    DocumentKind.CORRECTIVE_INVOICE: lambda f: [
+    EnforcementDocument.CORRECTIVE_INVOICE: lambda f: [
         law("R-COR-2"),
         law("R-NOV-2"),
         "$640.00",
@@ -102,13 +104,13 @@ KIND_REQUIREMENTS = {
         "$825.50",
         squash(f.authority),
     ],
-    DocumentKind.INSPECTION_REPORT: lambda f: [
+    InspectionDocument.INSPECTION_REPORT: lambda f: [
         "Access granted",
         squash(f.observations),
         f.samples[0],
         law("R-ACC-1", "summary"),
     ],
-    DocumentKind.WARRANT_COVER_SHEET: lambda f: [
+    InspectionDocument.WARRANT_COVER_SHEET: lambda f: [
         squash(f.probable_cause),
         law("R-ACC-4", "summary"),
         "Probable cause to believe that there may be a violation of the article",
@@ -131,7 +133,7 @@ def test_each_document_says_what_its_rule_requires(kind):
 
 def test_notice_of_violation_carries_each_requirement_deadline_fine_appeal_penalties():
     facts = sample_notice_of_violation()
-    rendered = render(DocumentKind.NOTICE_OF_VIOLATION, facts)
+    rendered = render(EnforcementDocument.NOTICE_OF_VIOLATION, facts)
     text = pdf_text(rendered.pdf)
     for requirement in facts.requirements:
         heading = law(f"R-NOV-1({requirement.number})", "heading")
@@ -162,7 +164,7 @@ def test_notice_without_abatement_has_no_remediation_sentence_and_no_fine_block(
         remediation_deadline=None,
         fine=None,
     )
-    text = pdf_text(render(DocumentKind.NOTICE_OF_VIOLATION, facts).pdf)
+    text = pdf_text(render(EnforcementDocument.NOTICE_OF_VIOLATION, facts).pdf)
     assert law("R-NOV-2") not in text
     assert "Remediation and restoration must be completed" not in text
     assert "Fine proposed" not in text
@@ -172,7 +174,7 @@ def test_notice_without_abatement_has_no_remediation_sentence_and_no_fine_block(
 
 def test_second_offense_fine_prints_the_second_tier_range():
     facts = sample_notice_of_violation(fine=Fine(amount=Decimal("500"), tier=2))
-    text = pdf_text(render(DocumentKind.NOTICE_OF_VIOLATION, facts).pdf)
+    text = pdf_text(render(EnforcementDocument.NOTICE_OF_VIOLATION, facts).pdf)
     assert "$500.00" in text
     assert law("R-PEN-2", "summary") in text
     assert "Second offense within five years" in text
@@ -181,13 +183,13 @@ def test_second_offense_fine_prints_the_second_tier_range():
 def test_notice_missing_the_last_day_to_appeal_is_refused():
     facts = sample_notice_of_violation(last_day_to_appeal=None)
     with pytest.raises(FactsInvalid, match="last day to appeal"):
-        render_html(DocumentKind.NOTICE_OF_VIOLATION, facts)
+        render_html(EnforcementDocument.NOTICE_OF_VIOLATION, facts)
 
 
 def test_notice_requiring_abatement_without_a_remediation_deadline_is_refused():
     facts = sample_notice_of_violation(remediation_deadline=None)
     with pytest.raises(FactsInvalid, match="no remediation deadline"):
-        render_html(DocumentKind.NOTICE_OF_VIOLATION, facts)
+        render_html(EnforcementDocument.NOTICE_OF_VIOLATION, facts)
 
 
 @pytest.mark.parametrize(
@@ -217,7 +219,8 @@ def test_notice_requiring_abatement_without_a_remediation_deadline_is_refused():
 def test_notice_that_would_say_less_than_the_law_is_refused(changes, message):
     with pytest.raises(FactsInvalid, match=message):
         validate_facts(
-            DocumentKind.NOTICE_OF_VIOLATION, sample_notice_of_violation(**changes)
+            EnforcementDocument.NOTICE_OF_VIOLATION,
+            sample_notice_of_violation(**changes),
         )
 
 
@@ -227,38 +230,54 @@ def test_a_fine_without_requirement_five_is_refused():
         remediation_deadline=None,
     )
     with pytest.raises(FactsInvalid, match="requirement \\(5\\) is not chosen"):
-        validate_facts(DocumentKind.NOTICE_OF_VIOLATION, facts)
+        validate_facts(EnforcementDocument.NOTICE_OF_VIOLATION, facts)
 
 
 def test_facts_of_another_kind_are_refused():
     with pytest.raises(FactsInvalid, match="expected NoticeOfViolationFacts"):
         validate_facts(
-            DocumentKind.NOTICE_OF_VIOLATION,
-            sample_facts(DocumentKind.INSPECTION_REPORT),
+            EnforcementDocument.NOTICE_OF_VIOLATION,
+            sample_facts(InspectionDocument.INSPECTION_REPORT),
         )
 
 
 @pytest.mark.parametrize(
     ("kind", "changes", "message"),
     [
-        (DocumentKind.EMERGENCY_SUSPENSION, {"reasons": ""}, "reasons"),
-        (DocumentKind.PROPOSED_TERMINATION, {"reasons": ""}, "reasons"),
-        (DocumentKind.TERMINATION_DECISION, {"determination": ""}, "determination"),
-        (DocumentKind.TERMINATION_DECISION, {"outcome": "maybe"}, "outcome"),
+        (EnforcementDocument.EMERGENCY_SUSPENSION, {"reasons": ""}, "reasons"),
+        (EnforcementDocument.PROPOSED_TERMINATION, {"reasons": ""}, "reasons"),
         (
-            DocumentKind.ACCESS_REQUEST,
+            EnforcementDocument.TERMINATION_DECISION,
+            {"determination": ""},
+            "determination",
+        ),
+        (EnforcementDocument.TERMINATION_DECISION, {"outcome": "maybe"}, "outcome"),
+        (
+            EnforcementDocument.ACCESS_REQUEST,
             {"appeal_decided_on": None},
             "decision upholding",
         ),
-        (DocumentKind.APPEAL_DECISION, {"decision": ""}, "text of the decision"),
+        (EnforcementDocument.APPEAL_DECISION, {"decision": ""}, "text of the decision"),
         (
-            DocumentKind.APPEAL_DECISION,
+            EnforcementDocument.APPEAL_DECISION,
             {"hearing_held_on": dt.date(2026, 1, 1)},
             "out of order",
         ),
-        (DocumentKind.CORRECTIVE_INVOICE, {"total": Decimal("1")}, "not the sum"),
-        (DocumentKind.INSPECTION_REPORT, {"access_outcome": "x"}, "access outcome"),
-        (DocumentKind.WARRANT_COVER_SHEET, {"probable_cause": ""}, "probable cause"),
+        (
+            EnforcementDocument.CORRECTIVE_INVOICE,
+            {"total": Decimal("1")},
+            "not the sum",
+        ),
+        (
+            InspectionDocument.INSPECTION_REPORT,
+            {"access_outcome": "x"},
+            "access outcome",
+        ),
+        (
+            InspectionDocument.WARRANT_COVER_SHEET,
+            {"probable_cause": ""},
+            "probable cause",
+        ),
     ],
 )
 def test_other_documents_missing_what_their_rule_needs_are_refused(
@@ -269,7 +288,7 @@ def test_other_documents_missing_what_their_rule_needs_are_refused(
         validate_facts(kind, facts)
 
 
-@pytest.mark.parametrize("kind", DocumentKind.values)
+@pytest.mark.parametrize("kind", document_kind_values())
 def test_facts_survive_the_json_they_are_frozen_as(kind):
     facts = sample_facts(kind)
     assert facts_from_json(kind, facts_to_json(facts)) == facts
@@ -284,7 +303,7 @@ def test_a_recipient_name_with_markup_prints_as_text_in_html_and_pdf():
         recipient=Recipient(name=name, address_lines=("<img src=x onerror=y>",)),
         finding="<a href='http://evil.example'>click</a>",
     )
-    rendered = render(DocumentKind.NOTICE_OF_VIOLATION, facts)
+    rendered = render(EnforcementDocument.NOTICE_OF_VIOLATION, facts)
     assert "<script>" not in rendered.html
     assert "&lt;script&gt;" in rendered.html
     assert "<img src=x" not in rendered.html
@@ -348,7 +367,9 @@ def test_a_document_pointing_outside_is_rendered_without_those_resources(caplog)
 
 
 def test_the_pdf_is_pdf_a_3a_with_the_machines_fonts_embedded():
-    pdf = render(DocumentKind.NOTICE_OF_VIOLATION, sample_notice_of_violation()).pdf
+    pdf = render(
+        EnforcementDocument.NOTICE_OF_VIOLATION, sample_notice_of_violation()
+    ).pdf
     reader = PdfReader(io.BytesIO(pdf))
     xmp = reader.xmp_metadata
     assert xmp is not None
@@ -362,5 +383,7 @@ def test_the_pdf_is_pdf_a_3a_with_the_machines_fonts_embedded():
 
 
 def test_the_same_html_renders_to_the_same_bytes():
-    html = render_html(DocumentKind.NOTICE_OF_VIOLATION, sample_notice_of_violation())
+    html = render_html(
+        EnforcementDocument.NOTICE_OF_VIOLATION, sample_notice_of_violation()
+    )
     assert render_pdf(html) == render_pdf(html)

@@ -11,9 +11,11 @@ from html.parser import HTMLParser
 import pytest
 from pypdf import PdfReader
 
-from documents.contracts import DocumentKind, OnlineAccess
+from documents.contracts import OnlineAccess
 from documents.registry import registered_kinds, sample_facts
 from documents.render import render
+from enforcement.document_kinds import EnforcementDocument
+from reporting.document_kinds import ReportingDocument
 
 pytestmark = pytest.mark.django_db
 
@@ -99,7 +101,7 @@ def test_each_kind_is_tagged_in_reading_order_with_language_title_and_alt_text(k
 
 def test_the_annual_reports_charts_are_figures_named_by_their_titles():
     rendered = render(
-        DocumentKind.ANNUAL_REPORT, sample_facts(DocumentKind.ANNUAL_REPORT)
+        ReportingDocument.ANNUAL_REPORT, sample_facts(ReportingDocument.ANNUAL_REPORT)
     )
     _reader, _catalog, elements = structure(rendered.pdf)
     alts = [alt for s, alt in elements if s == "/Figure"]
@@ -109,12 +111,12 @@ def test_the_annual_reports_charts_are_figures_named_by_their_titles():
 
 
 def test_the_printed_address_of_the_respondents_page_is_a_link_and_its_qr_has_alt():
-    facts = sample_facts(DocumentKind.NOTICE_OF_VIOLATION)
+    facts = sample_facts(EnforcementDocument.NOTICE_OF_VIOLATION)
     address = "https://stormwater.example/respond/"
     online = facts.__class__(
         **{**facts.__dict__, "online": OnlineAccess(address=address, code="ABCD-EFGH")}
     )
-    rendered = render(DocumentKind.NOTICE_OF_VIOLATION, online)
+    rendered = render(EnforcementDocument.NOTICE_OF_VIOLATION, online)
     reader, _catalog, elements = structure(rendered.pdf)
     uris = [
         annotation.get_object()["/A"]["/URI"]

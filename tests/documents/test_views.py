@@ -9,15 +9,16 @@ from django.test import RequestFactory
 from django.urls import reverse
 
 from documents import registry, services
-from documents.contracts import DocumentKind
+from documents.contracts import document_kind_values
 from documents.tasks import render_document
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.documents.notice import sample_notice_of_violation
 
 from .conftest import pdf_text
 
 pytestmark = pytest.mark.django_db
 
-NOV = DocumentKind.NOTICE_OF_VIOLATION
+NOV = EnforcementDocument.NOTICE_OF_VIOLATION
 
 
 @pytest.fixture
@@ -51,7 +52,7 @@ def test_document_pages_by_role(client_as, document, page, role, expected):
         assert reverse("login") in response["Location"]
 
 
-@pytest.mark.parametrize("kind", DocumentKind.values)
+@pytest.mark.parametrize("kind", document_kind_values())
 @pytest.mark.parametrize(("role", "expected"), TABLE)
 def test_sample_preview_by_role(client_as, kind, role, expected):
     response = client_as(role).get(reverse("documents:sample_preview", args=[kind]))

@@ -11,6 +11,7 @@ import pytest
 from django.utils import timezone
 
 from cases.models import Case, CaseParty, CaseStatus, Party, Premises
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.models import RequirementKind
 from enforcement.services import appeals as appeal_services
 from enforcement.services import notices as notice_services
@@ -132,10 +133,11 @@ FINE = Decimal("300")
 def issued_notice_of_hearing(appeal, clerk):
     """The notice of hearing issued by the clerk and rendered (what the document
     worker does)."""
-    from documents.contracts import DocumentKind
     from documents.services import document_render, issue_for
 
-    document = issue_for(kind=DocumentKind.HEARING_NOTICE, source=appeal, actor=clerk)
+    document = issue_for(
+        kind=EnforcementDocument.HEARING_NOTICE, source=appeal, actor=clerk
+    )
     return document_render(document_id=document.pk)
 
 

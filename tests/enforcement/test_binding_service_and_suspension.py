@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from deadlines.models import Deadline
 from deadlines.services import compute_due
-from documents.contracts import DocumentKind
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.models import AccessSuspension, ServiceRecord
 from kernel.actions import CONFIRM_MISSING
 from kernel.humanize import human_date
@@ -139,7 +139,7 @@ def test_the_written_notice_is_due_on_the_deadlines_panel_until_recorded_as_sent
 
     issue = reverse(
         "enforcement:document_issue",
-        args=["suspension", suspension.pk, DocumentKind.EMERGENCY_SUSPENSION],
+        args=["suspension", suspension.pk, EnforcementDocument.EMERGENCY_SUSPENSION],
     )
     smo_client.post(issue)
     step = f"{suspension.get_absolute_url()}step/record_notice/"

@@ -17,9 +17,9 @@ from django.utils import timezone
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
-from documents.contracts import DocumentKind
 from documents.models import IssuedDocument
 from documents.services import document_render
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.models import Appeal, AppealStatus, HearingNoticeService
 from enforcement.packet import packet_parts
 from enforcement.services import appeals as appeal_svc
@@ -138,7 +138,7 @@ def test_the_clerk_takes_an_appeal_from_hearing_to_mailed_decision(
     assert "Board meeting" in hearings.inner_text()
     queue_link(hearings, f"Issue the notice of hearing: appeal {appeal.pk}").click()
     page.wait_for_url(re.compile(rf"/appeals/{appeal.pk}/#record-documents-"))
-    tick_confirmation(page, DocumentKind.HEARING_NOTICE)
+    tick_confirmation(page, EnforcementDocument.HEARING_NOTICE)
     documents_row(page, "Notice of hearing on appeal").get_by_role(
         "button", name="Issue document"
     ).click()
@@ -180,7 +180,7 @@ def test_the_clerk_takes_an_appeal_from_hearing_to_mailed_decision(
         f"Appeal {appeal.pk}: Pat Owner"
         in page.get_by_test_id("agenda-text").inner_text()
     )
-    tick_confirmation(page, DocumentKind.MEETING_AGENDA)
+    tick_confirmation(page, EnforcementDocument.MEETING_AGENDA)
     documents_row(page, "Agenda of the Board").get_by_role(
         "button", name="Issue document"
     ).click()
@@ -353,14 +353,14 @@ def test_the_clerk_moves_a_hearing_and_sends_the_corrected_notice(
     )
     queue_link(home(page).get_by_test_id("queue-hearings"), corrected).click()
     page.wait_for_url(re.compile(rf"/appeals/{appeal.pk}/#record-documents-"))
-    tick_confirmation(page, DocumentKind.HEARING_NOTICE)
+    tick_confirmation(page, EnforcementDocument.HEARING_NOTICE)
     documents_row(page, "Notice of hearing on appeal").get_by_role(
         "button", name="Issue a correction (new version)"
     ).click()
     render_pending()
-    latest = IssuedDocument.objects.filter(kind=DocumentKind.HEARING_NOTICE).latest(
-        "version"
-    )
+    latest = IssuedDocument.objects.filter(
+        kind=EnforcementDocument.HEARING_NOTICE
+    ).latest("version")
     assert latest.version == 2 and latest.facts["hearing_on"] == iso(later.date)
 
     # Home: now the corrected notice's sending is to be recorded, then it is done.
@@ -411,7 +411,7 @@ def test_a_corrected_notice_of_hearing_offers_its_sending_once_rendered(
     warning = page.get_by_test_id("hearing-notice-out-of-date").inner_text()
     for day in (first_day, later_day):
         assert f"{day:%a, %b} {day.day}, {day:%Y}, 7:00 PM" in warning, warning
-    tick_confirmation(page, DocumentKind.HEARING_NOTICE)
+    tick_confirmation(page, EnforcementDocument.HEARING_NOTICE)
     documents_row(page, "Notice of hearing on appeal").get_by_role(
         "button", name="Issue a correction (new version)"
     ).click()

@@ -10,9 +10,9 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from documents.contracts import DocumentKind
 from documents.services import document_render, issue_for
 from enforcement import selectors
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.models import Appeal, HearingNoticeService, ServiceRecord
 from enforcement.services import appeals as appeal_svc
 from enforcement.services import mail as mail_svc
@@ -193,7 +193,9 @@ def test_personal_delivery_has_no_outcome_to_record(issued_notice, smo_user):
 def hearing_mailed(scheduled_appeal, clerk_user):
     with village_day(dt.date(2026, 3, 11)):
         document = issue_for(
-            kind=DocumentKind.HEARING_NOTICE, source=scheduled_appeal, actor=clerk_user
+            kind=EnforcementDocument.HEARING_NOTICE,
+            source=scheduled_appeal,
+            actor=clerk_user,
         )
         document_render(document_id=document.pk)
         return meeting_svc.hearing_notice_record_service(

@@ -10,9 +10,10 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from pypdf import PdfReader
 
-from documents.contracts import DocumentKind, FactsInvalid
+from documents.contracts import FactsInvalid
 from documents.models import IssuedDocument
 from documents.services import document_render, issue_for
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.documents.hearing import agenda_text, hearing_notice_contract
 from enforcement.models import HearingNoticeService
 from enforcement.services import appeals as appeal_services
@@ -64,7 +65,9 @@ def test_the_notice_of_hearing_states_date_time_place_and_the_notice(
     # issued again: a correction, version 2
     with village_day(dt.date(2026, 3, 12)):
         again = issue_for(
-            kind=DocumentKind.HEARING_NOTICE, source=scheduled_appeal, actor=clerk_user
+            kind=EnforcementDocument.HEARING_NOTICE,
+            source=scheduled_appeal,
+            actor=clerk_user,
         )
     assert again.version == 2 and again.supersedes == document
 
@@ -72,13 +75,15 @@ def test_the_notice_of_hearing_states_date_time_place_and_the_notice(
 def test_only_the_clerk_issues_the_notice_of_hearing(scheduled_appeal, client_as):
     url = reverse(
         "enforcement:document_issue",
-        args=["appeal", scheduled_appeal.pk, DocumentKind.HEARING_NOTICE],
+        args=["appeal", scheduled_appeal.pk, EnforcementDocument.HEARING_NOTICE],
     )
     assert client_as("smo").post(url).status_code == 403
     with village_day(dt.date(2026, 3, 11)):
-        data = confirmed(DocumentKind.HEARING_NOTICE)
+        data = confirmed(EnforcementDocument.HEARING_NOTICE)
         assert client_as("clerk").post(url, data).status_code == 302
-    assert IssuedDocument.objects.filter(kind=DocumentKind.HEARING_NOTICE).exists()
+    assert IssuedDocument.objects.filter(
+        kind=EnforcementDocument.HEARING_NOTICE
+    ).exists()
 
 
 def test_the_sending_is_recorded_with_the_article_number(
@@ -136,7 +141,7 @@ def test_the_agenda_lists_the_hearings_as_pdf_and_as_text(
     assert f"Appeal {scheduled_appeal.pk}: Pat Owner" in text
     with village_day(dt.date(2026, 3, 11)):
         document = issue_for(
-            kind=DocumentKind.MEETING_AGENDA, source=meeting, actor=clerk_user
+            kind=EnforcementDocument.MEETING_AGENDA, source=meeting, actor=clerk_user
         )
     document = document_render(document_id=document.pk)
     assert f"NOV-{scheduled_appeal.notice_id}" in _text(document)
@@ -211,12 +216,14 @@ def test_after_a_corrected_notice_the_page_waits_for_its_pdf_then_offers_the_sen
     status_url = reverse("enforcement:hearing_notice_status", args=[moved.pk])
     issue = reverse(
         "enforcement:document_issue",
-        args=["appeal", moved.pk, DocumentKind.HEARING_NOTICE],
+        args=["appeal", moved.pk, EnforcementDocument.HEARING_NOTICE],
     )
     with village_day(dt.date(2026, 3, 12)):
-        data = confirmed(DocumentKind.HEARING_NOTICE)
+        data = confirmed(EnforcementDocument.HEARING_NOTICE)
         assert client.post(issue, data).status_code == 302  # worker not run
-    corrected = IssuedDocument.objects.get(kind=DocumentKind.HEARING_NOTICE, version=2)
+    corrected = IssuedDocument.objects.get(
+        kind=EnforcementDocument.HEARING_NOTICE, version=2
+    )
     assert corrected.status == IssuedDocument.Status.RENDERING
     page = client.get(url).content.decode()
     assert "The notice of hearing is being prepared." in page
@@ -264,7 +271,9 @@ def test_the_boards_papers_are_signed_once_by_the_clerk_for_the_board(
     with village_day(dt.date(2026, 3, 24)):
         decision = document_render(
             document_id=issue_for(
-                kind=DocumentKind.APPEAL_DECISION, source=decided, actor=clerk_user
+                kind=EnforcementDocument.APPEAL_DECISION,
+                source=decided,
+                actor=clerk_user,
             ).pk
         )
     for document in (hearing, decision):

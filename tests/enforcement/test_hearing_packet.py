@@ -9,9 +9,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from pypdf import PdfReader
 
-from documents.contracts import DocumentKind
 from documents.selectors import latest_document
 from documents.services import document_render, issue_for
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.models import Appeal, AppealStatus
 from enforcement.packet import hearing_packet, packet_parts
 from enforcement.services import appeals as appeal_services
@@ -30,11 +30,15 @@ def private_media(settings, tmp_path):
 def ready_appeal(scheduled_appeal, clerk_user):
     with village_day(dt.date(2026, 3, 11)):
         notice = issue_for(
-            kind=DocumentKind.HEARING_NOTICE, source=scheduled_appeal, actor=clerk_user
+            kind=EnforcementDocument.HEARING_NOTICE,
+            source=scheduled_appeal,
+            actor=clerk_user,
         )
     document_render(document_id=notice.pk)
     # The notice of violation's document, issued with the notice, rendered.
-    nov = latest_document(scheduled_appeal.notice, DocumentKind.NOTICE_OF_VIOLATION)
+    nov = latest_document(
+        scheduled_appeal.notice, EnforcementDocument.NOTICE_OF_VIOLATION
+    )
     document_render(document_id=nov.pk)
     appeal_services.appeal_add_document(
         appeal=scheduled_appeal,

@@ -11,10 +11,10 @@ from django.contrib.contenttypes.models import ContentType
 from django.urls import reverse
 from django.utils import timezone
 
-from documents.contracts import DocumentKind
 from documents.models import IssuedDocument
 from documents.services import document_preview
 from enforcement import charges
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.documents import corrective
 from enforcement.models import CorrectiveStatus
 from enforcement.services import notices as notice_svc
@@ -23,7 +23,7 @@ from ledger.models import Payment
 from tests.steps import confirmed
 
 pytestmark = pytest.mark.django_db
-KIND = DocumentKind.CORRECTIVE_INVOICE
+KIND = EnforcementDocument.CORRECTIVE_INVOICE
 
 
 @pytest.fixture

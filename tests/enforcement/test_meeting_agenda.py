@@ -10,10 +10,10 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from cases.models import Case, CaseStatus, Party, Premises
-from documents.contracts import DocumentKind
 from documents.models import IssuedDocument
 from documents.selectors import documents_of
 from documents.services import document_render, issue_for
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.models import Appeal
 from enforcement.services import appeals as appeal_services
 from enforcement.services import notices as notice_services
@@ -64,7 +64,7 @@ def second_appeal(db, smo_user, clerk_user):
 def _issue(meeting, clerk_user, day=dt.date(2026, 3, 11)):
     with village_day(day):
         document = issue_for(
-            kind=DocumentKind.MEETING_AGENDA, source=meeting, actor=clerk_user
+            kind=EnforcementDocument.MEETING_AGENDA, source=meeting, actor=clerk_user
         )
     return document_render(document_id=document.pk)
 
@@ -136,16 +136,16 @@ def test_the_clerk_issues_the_agenda_from_the_meeting_page(
     meeting = scheduled_appeal.meeting
     url = reverse(
         "enforcement:document_issue",
-        args=["meeting", meeting.pk, DocumentKind.MEETING_AGENDA],
+        args=["meeting", meeting.pk, EnforcementDocument.MEETING_AGENDA],
     )
     assert client_as("smo").post(url).status_code == 403
     clerk = client_as("clerk")
     page = clerk.get(meeting.get_absolute_url()).content.decode()
     assert f'action="{url}"' in page
     with village_day(dt.date(2026, 3, 11)):
-        data = confirmed(DocumentKind.MEETING_AGENDA)
+        data = confirmed(EnforcementDocument.MEETING_AGENDA)
         assert clerk.post(url, data).status_code == 302
-    (agenda,) = documents_of(meeting, DocumentKind.MEETING_AGENDA)
+    (agenda,) = documents_of(meeting, EnforcementDocument.MEETING_AGENDA)
     assert agenda.case is None
     assert len(IssuedDocument.objects.get(pk=agenda.pk).facts["items"]) == 2
     page = clerk.get(meeting.get_absolute_url()).content.decode()
@@ -169,7 +169,7 @@ def test_an_agenda_filed_on_a_case_before_is_corrected_by_the_meetings(
     with village_day(dt.date(2026, 3, 11)):
         facts = replace(meeting_agenda_contract(meeting), case_number=case.number)
         old = document_issue(
-            kind=DocumentKind.MEETING_AGENDA,
+            kind=EnforcementDocument.MEETING_AGENDA,
             facts=facts,
             case=case,
             source=meeting,

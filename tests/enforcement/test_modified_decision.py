@@ -14,8 +14,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from deadlines.models import Deadline
-from documents.contracts import DocumentKind, validate_facts
+from documents.contracts import validate_facts
 from documents.services import document_render, issue_for
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.documents import appeal_decision
 from enforcement.models import (
     Appeal,
@@ -82,7 +83,9 @@ def issue_superseding(appeal, smo, *, issued_on=dt.date(2026, 3, 30)):
 
 
 def letter_text(appeal, actor) -> str:
-    document = issue_for(kind=DocumentKind.APPEAL_DECISION, source=appeal, actor=actor)
+    document = issue_for(
+        kind=EnforcementDocument.APPEAL_DECISION, source=appeal, actor=actor
+    )
     document = document_render(document_id=document.pk)
     return pdf_text(document.pdf.read())
 
@@ -374,7 +377,9 @@ def test_the_letters_facts_refuse_what_the_record_does_not_say(
         ({"outcome": "reversed"}, "only for a decision upholding"),
     ):
         with pytest.raises(FactsInvalid, match=words):
-            validate_facts(DocumentKind.APPEAL_DECISION, replace(facts, **change))
+            validate_facts(
+                EnforcementDocument.APPEAL_DECISION, replace(facts, **change)
+            )
 
 
 def test_the_appeal_page_gives_the_last_day_to_correct_after_an_upheld_decision(

@@ -16,9 +16,10 @@ from django.utils import timezone
 
 from cases.services import Refused
 from deadlines.models import Deadline
-from documents.contracts import DocumentKind, FactsInvalid
+from documents.contracts import FactsInvalid
 from documents.models import IssuedDocument
 from documents.services import document_render
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.models import SuspensionStatus
 from enforcement.services import remedies as svc
 from kernel.humanize import human_date
@@ -54,7 +55,7 @@ def _issue(client, suspension):
     page = suspension.get_absolute_url()
     url = reverse(
         "enforcement:document_issue",
-        args=["suspension", suspension.pk, DocumentKind.EMERGENCY_SUSPENSION],
+        args=["suspension", suspension.pk, EnforcementDocument.EMERGENCY_SUSPENSION],
     )
     return client.post(url, {"next": page})
 
@@ -88,7 +89,7 @@ def test_issuing_the_notice_of_reasons_offers_to_record_its_service_and_meets_th
     assert 'id="step-record_notice"' in page
     assert f'name="record_notice-notice_sent_on" value="{today:%Y-%m-%d}"' in page
 
-    document = IssuedDocument.objects.get(kind=DocumentKind.EMERGENCY_SUSPENSION)
+    document = IssuedDocument.objects.get(kind=EnforcementDocument.EMERGENCY_SUSPENSION)
     document = document_render(document_id=document.pk)
     text = pdf_text(document.pdf.open("rb").read())
     assert REASONS in text and document.document_number in text
@@ -174,7 +175,7 @@ def test_a_suspension_at_night_is_dated_by_the_village_not_utc():
         suspended_at=evening.astimezone(dt.UTC),
         issued_on=dt.date(2026, 3, 2),
     )
-    assert validate_facts(DocumentKind.EMERGENCY_SUSPENSION, facts) is facts
+    assert validate_facts(EnforcementDocument.EMERGENCY_SUSPENSION, facts) is facts
     day_before = dataclasses.replace(facts, issued_on=dt.date(2026, 3, 1))
     with pytest.raises(FactsInvalid, match="the suspension is dated after the notice"):
-        validate_facts(DocumentKind.EMERGENCY_SUSPENSION, day_before)
+        validate_facts(EnforcementDocument.EMERGENCY_SUSPENSION, day_before)

@@ -8,8 +8,8 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from documents.contracts import DocumentKind
 from documents.services import document_render, issue_for
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.models import Appeal
 from enforcement.services import meetings as meeting_svc
 from enforcement.services.appeals import appeal_schedule_hearing
@@ -73,7 +73,9 @@ def test_a_hearings_row_asks_for_its_notice_then_its_sending_then_the_meeting(
     assert 'data-testid="hearing-notice-to-issue"' in page  # the same answer
 
     document = issue_for(
-        kind=DocumentKind.HEARING_NOTICE, source=scheduled_appeal, actor=clerk_user
+        kind=EnforcementDocument.HEARING_NOTICE,
+        source=scheduled_appeal,
+        actor=clerk_user,
     )
     assert f"Notice of hearing being made: appeal {pk}<" in _hearings(clerk_client)
     document_render(document_id=document.pk)

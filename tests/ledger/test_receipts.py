@@ -6,16 +6,16 @@ import datetime as dt
 
 import pytest
 
-from documents.contracts import DocumentKind
 from documents.selectors import latest_document
 from documents.services import document_render
 from ledger import services
+from ledger.document_kinds import LedgerDocument
 from outbox.models import OutgoingMessage
 
 from .conftest import ISSUED
 
 pytestmark = pytest.mark.django_db
-KIND = DocumentKind.PAYMENT_RECEIPT
+KIND = LedgerDocument.PAYMENT_RECEIPT
 
 
 def _pay(charge, actor, amount):

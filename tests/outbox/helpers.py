@@ -7,8 +7,8 @@ from django.contrib.contenttypes.models import ContentType
 from django.core.files.base import ContentFile
 from django.core.mail.backends.base import BaseEmailBackend
 
-from documents.contracts import DocumentKind
 from documents.models import IssuedDocument
+from enforcement.document_kinds import EnforcementDocument
 from outbox.models import OutgoingMessage
 from outbox.services import message_deliver
 
@@ -49,7 +49,7 @@ def issued_document(case, smo_user, *, issued=True) -> IssuedDocument:
     rendering), without running the renderer."""
     pdf = b"%PDF-1.4 a notice of violation"
     document = IssuedDocument(
-        kind=DocumentKind.NOTICE_OF_VIOLATION,
+        kind=EnforcementDocument.NOTICE_OF_VIOLATION,
         case=case,
         content_type=ContentType.objects.get_for_model(case),
         object_id=case.pk,

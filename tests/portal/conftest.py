@@ -4,9 +4,9 @@ code), built through the services."""
 
 import pytest
 
-from documents.contracts import DocumentKind
 from documents.selectors import latest_document
 from documents.services import document_render
+from enforcement.document_kinds import EnforcementDocument
 from portal.services import live_access
 from tests.enforcement.conftest import (  # noqa: F401 (fixtures)
     agent,
@@ -20,7 +20,7 @@ from tests.enforcement.conftest import (  # noqa: F401 (fixtures)
 
 @pytest.fixture
 def notice_document(issued_notice):  # noqa: F811
-    document = latest_document(issued_notice, DocumentKind.NOTICE_OF_VIOLATION)
+    document = latest_document(issued_notice, EnforcementDocument.NOTICE_OF_VIOLATION)
     document_render(document_id=document.pk)
     document.refresh_from_db()
     return document

@@ -8,6 +8,7 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.services import notices as notice_services
 from kernel.models import CaseEvent
 from kernel.workflow import Refused
@@ -210,10 +211,9 @@ def test_one_partys_code_never_shows_another_partys_records(
         actor=smo_user,
         issued_on=issued_notice.issued_on,
     )
-    from documents.contracts import DocumentKind
     from documents.selectors import latest_document
 
-    agent_doc = latest_document(to_agent, DocumentKind.NOTICE_OF_VIOLATION)
+    agent_doc = latest_document(to_agent, EnforcementDocument.NOTICE_OF_VIOLATION)
     assert live_access(confirmed_case, agent).printed in agent_doc.html
     assert live_access(confirmed_case, agent).code != codes.normalize(owner_code)
     enter(client, owner_code)
@@ -256,7 +256,6 @@ def test_the_boards_decision_prints_the_same_code_and_a_new_code_after_revoking(
 ):
     """One code per party per case: the decision letter prints the owner's live
     code; after the SMO replaces it, the next letter prints the new one."""
-    from documents.contracts import DocumentKind
     from documents.services import issue_for
     from enforcement.models import Decision
     from tests.enforcement.conftest import schedule_hearing
@@ -280,6 +279,6 @@ def test_the_boards_decision_prints_the_same_code_and_a_new_code_after_revoking(
     assert owner_code in first
     new = portal_issue(case=confirmed_case, party=owner, actor=smo_user, reason="lost")
     again = issue_for(
-        kind=DocumentKind.APPEAL_DECISION, source=decided, actor=clerk_user
+        kind=EnforcementDocument.APPEAL_DECISION, source=decided, actor=clerk_user
     )
     assert new.printed in again.html and owner_code not in again.html

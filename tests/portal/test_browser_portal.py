@@ -11,9 +11,9 @@ from django.utils import timezone
 from PIL import Image
 from pypdf import PdfReader
 
-from documents.contracts import DocumentKind
 from documents.selectors import latest_document
 from documents.services import document_render
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.models import Appeal
 from enforcement.services import notices as notice_svc
 from enforcement.services.appeals import hearing_by
@@ -36,7 +36,7 @@ def _notice_pdf_text(smo_user):
         actor=smo_user,
         issued_on=today,
     )
-    document = latest_document(notice, DocumentKind.NOTICE_OF_VIOLATION)
+    document = latest_document(notice, EnforcementDocument.NOTICE_OF_VIOLATION)
     document_render(document_id=document.pk)
     document.refresh_from_db()
     pages = PdfReader(io.BytesIO(document.pdf.open("rb").read())).pages

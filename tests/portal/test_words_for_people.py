@@ -12,8 +12,8 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from documents.contracts import DocumentKind
 from documents.services import document_render, issue_for
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.services import appeals as appeal_services
 from enforcement.services import notices as notice_services
 from tests.enforcement.conftest import aware, schedule_hearing, village_day
@@ -75,12 +75,12 @@ def test_a_notice_of_hearing_issued_again_is_listed_once_as_replaced(
     )
     with village_day(dt.date(2026, 3, 11)):
         first = issue_for(
-            kind=DocumentKind.HEARING_NOTICE, source=appeal, actor=clerk_user
+            kind=EnforcementDocument.HEARING_NOTICE, source=appeal, actor=clerk_user
         )
         document_render(document_id=first.pk)
     with village_day(dt.date(2026, 3, 12)):
         again = issue_for(
-            kind=DocumentKind.HEARING_NOTICE, source=appeal, actor=clerk_user
+            kind=EnforcementDocument.HEARING_NOTICE, source=appeal, actor=clerk_user
         )
         document_render(document_id=again.pk)
     html, text = page(owner_code)

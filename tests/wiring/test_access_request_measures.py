@@ -13,9 +13,10 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from documents.contracts import DocumentKind, FactsInvalid
+from documents.contracts import FactsInvalid
 from documents.selectors import documents_of
 from documents.services import document_render, issue_for
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.documents.corrective import access_request_contract
 from enforcement.models import CorrectiveAction, RequirementKind
 from enforcement.services import notices as notice_svc
@@ -67,7 +68,7 @@ def test_the_letter_lists_only_the_measures_to_abate_or_restore(
         notice=every_requirement, actor=smo_user, request_letter_on=dt.date(2026, 3, 20)
     )
     document = issue_for(
-        kind=DocumentKind.ACCESS_REQUEST, source=action, actor=smo_user
+        kind=EnforcementDocument.ACCESS_REQUEST, source=action, actor=smo_user
     )
     text = pdf_text(document_render(document_id=document.pk).pdf.read())
     measures = text[text.index("Measures the Village proposes to take") :]
@@ -88,12 +89,12 @@ def test_the_letter_issued_from_the_record_page_says_the_same(
     page = client.post(
         reverse(
             "enforcement:document_issue",
-            args=["corrective", action.pk, DocumentKind.ACCESS_REQUEST],
+            args=["corrective", action.pk, EnforcementDocument.ACCESS_REQUEST],
         ),
         follow=True,
     )
     assert page.status_code == 200
-    document = documents_of(action, DocumentKind.ACCESS_REQUEST).get()
+    document = documents_of(action, EnforcementDocument.ACCESS_REQUEST).get()
     text = pdf_text(document_render(document_id=document.pk).pdf.read())
     assert ABATE in text and ELIMINATE in text
     assert STOP not in text and PAY not in text

@@ -14,9 +14,9 @@ import pytest
 from django.urls import reverse
 
 from cases.models import CaseParty
-from documents.contracts import DocumentKind
 from documents.selectors import documents_of
 from documents.services import document_render
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.models import CorrectiveAction
 from enforcement.services import notices as notice_svc
 from enforcement.services import remedies as remedy_svc
@@ -63,10 +63,10 @@ def issue_letter(client, action):
     client.post(
         reverse(
             "enforcement:document_issue",
-            args=["corrective", action.pk, DocumentKind.ACCESS_REQUEST],
+            args=["corrective", action.pk, EnforcementDocument.ACCESS_REQUEST],
         )
     )
-    document = documents_of(action, DocumentKind.ACCESS_REQUEST).get()
+    document = documents_of(action, EnforcementDocument.ACCESS_REQUEST).get()
     return document_render(document_id=document.pk)
 
 

@@ -22,9 +22,9 @@ import pytest
 from django.urls import reverse
 
 from deadlines.services import deadlines_for
-from documents.contracts import DocumentKind
 from documents.selectors import documents_of
 from documents.services import document_render, issue_for
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.models import Decision
 from enforcement.selectors import continued_violation_for
 from enforcement.services import appeals as appeal_svc
@@ -259,7 +259,9 @@ def test_the_notice_tells_the_respondent_the_appeal_weeks_do_not_count(
     issued_notice,
 ):
     # § 132-13 B and § 132-14 as the notice of violation prints them.
-    document = documents_of(issued_notice, DocumentKind.NOTICE_OF_VIOLATION).get()
+    document = documents_of(
+        issued_notice, EnforcementDocument.NOTICE_OF_VIOLATION
+    ).get()
     text = pdf_text(document_render(document_id=document.pk).pdf.read())
     assert (
         "the weeks of continued violation are counted from Friday, March 13, 2026, "
@@ -285,7 +287,7 @@ def test_the_decision_letter_gives_the_date_the_weeks_count_from(
     )
     decided = _upheld(issued_notice, appeal, clerk_user, smo_user)
     document = issue_for(
-        kind=DocumentKind.APPEAL_DECISION, source=decided, actor=clerk_user
+        kind=EnforcementDocument.APPEAL_DECISION, source=decided, actor=clerk_user
     )
     text = pdf_text(document_render(document_id=document.pk).pdf.read())
     assert (

@@ -15,8 +15,8 @@ import pytest
 
 from deadlines.models import Deadline
 from deadlines.services import open_deadline_for
-from documents.contracts import DocumentKind
 from documents.services import document_render, issue_for
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.models import Decision
 from enforcement.services import appeals as svc
 from tests.documents.conftest import pdf_text
@@ -56,7 +56,9 @@ def decided(appeal, clerk, decision):
 
 def letter(appeal, clerk) -> tuple[str, str]:
     """(the PDF's text, the HTML's visible text) of the issued letter."""
-    document = issue_for(kind=DocumentKind.APPEAL_DECISION, source=appeal, actor=clerk)
+    document = issue_for(
+        kind=EnforcementDocument.APPEAL_DECISION, source=appeal, actor=clerk
+    )
     document = document_render(document_id=document.pk)
     return pdf_text(document.pdf.read()), visible_text(document.html)
 

@@ -19,9 +19,9 @@ import pytest
 from django.urls import reverse
 
 from deadlines.services import open_deadline_for
-from documents.contracts import DocumentKind
 from documents.selectors import documents_of
 from documents.services import document_render
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.documents.notice import Requirement
 from enforcement.models import NoticeRequirement, RequirementKind
 from enforcement.selectors import continued_violation_for
@@ -42,7 +42,7 @@ APPEAL_DUE = dt.date(2026, 3, 18)
 
 
 def notice_text(notice) -> str:
-    document = documents_of(notice, DocumentKind.NOTICE_OF_VIOLATION).get()
+    document = documents_of(notice, EnforcementDocument.NOTICE_OF_VIOLATION).get()
     return pdf_text(document_render(document_id=document.pk).pdf.read())
 
 
@@ -456,5 +456,6 @@ def test_a_notice_missing_or_misplacing_its_dates_is_refused(changes, message):
 
     with pytest.raises(FactsInvalid, match=message):
         validate_facts(
-            DocumentKind.NOTICE_OF_VIOLATION, sample_notice_of_violation(**changes)
+            EnforcementDocument.NOTICE_OF_VIOLATION,
+            sample_notice_of_violation(**changes),
         )

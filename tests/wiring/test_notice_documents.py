@@ -11,10 +11,11 @@ from django.urls import reverse
 
 from cases.models import CaseStatus, Party
 from deadlines.services import open_deadline_for
-from documents.contracts import DocumentKind, FactsInvalid
+from documents.contracts import FactsInvalid
 from documents.models import IssuedDocument
 from documents.selectors import documents_of
 from documents.services import document_issue, document_render
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.documents.notice import notice_contract
 from enforcement.models import NoticeOfViolation, NoticeStatus, RequirementKind
 from enforcement.services import notices as svc
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.django_db
 
 
 def nov_document(notice):
-    return documents_of(notice, DocumentKind.NOTICE_OF_VIOLATION).get()
+    return documents_of(notice, EnforcementDocument.NOTICE_OF_VIOLATION).get()
 
 
 def rendered(document):
@@ -144,7 +145,7 @@ def test_a_notice_requiring_abatement_without_a_remediation_deadline_is_refused(
 
     with pytest.raises(FactsInvalid, match="R-NOV-2"):
         document_issue(
-            kind=DocumentKind.NOTICE_OF_VIOLATION,
+            kind=EnforcementDocument.NOTICE_OF_VIOLATION,
             facts=replace(facts, remediation_deadline=None),
             case=issued_notice.case,
             source=issued_notice,
@@ -198,7 +199,7 @@ def test_a_draft_notice_has_a_preview_from_its_facts(draft_notice, client_as):
     url = reverse(
         "documents:draft_preview",
         args=[
-            DocumentKind.NOTICE_OF_VIOLATION,
+            EnforcementDocument.NOTICE_OF_VIOLATION,
             ContentType.objects.get_for_model(NoticeOfViolation).pk,
             draft_notice.pk,
         ],
@@ -217,7 +218,7 @@ def test_a_clerk_may_not_issue_a_notice(draft_notice, clerk_user, client_as):
     assert response.status_code == 403
     with pytest.raises(PermissionDenied):
         document_issue(
-            kind=DocumentKind.NOTICE_OF_VIOLATION,
+            kind=EnforcementDocument.NOTICE_OF_VIOLATION,
             facts=notice_contract(draft_notice),
             case=draft_notice.case,
             source=draft_notice,

@@ -10,9 +10,10 @@ from django.contrib.contenttypes.models import ContentType
 from django.urls import reverse
 from django.utils import timezone
 
-from documents.contracts import DocumentKind, FactsInvalid, validate_facts
+from documents.contracts import FactsInvalid, validate_facts
 from documents.models import IssuedDocument
 from documents.services import document_preview, document_render, issue_for
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.documents import access as access_docs
 from enforcement.documents import appeal_decision as decision_docs
 from enforcement.documents import corrective as corrective_docs
@@ -21,6 +22,7 @@ from enforcement.services import notices as notice_svc
 from enforcement.services import remedies as remedy_svc
 from inspections import documents as ins_docs
 from inspections import services as ins_svc
+from inspections.document_kinds import InspectionDocument
 from inspections.models import Inspection
 from tests.documents.conftest import pdf_text
 from tests.enforcement.conftest import aware
@@ -163,49 +165,49 @@ def warrant(confirmed_case, smo_user):
 CASES = [
     (
         "decided_appeal",
-        DocumentKind.APPEAL_DECISION,
+        EnforcementDocument.APPEAL_DECISION,
         decision_docs.appeal_decision_contract,
         "pool water, not rain water",
     ),
     (
         "corrective",
-        DocumentKind.ACCESS_REQUEST,
+        EnforcementDocument.ACCESS_REQUEST,
         corrective_docs.access_request_contract,
         "Clean the catch basin.",
     ),
     (
         "costed",
-        DocumentKind.CORRECTIVE_INVOICE,
+        EnforcementDocument.CORRECTIVE_INVOICE,
         corrective_docs.corrective_invoice_contract,
         "Vacuum truck: catch basin cleaning",
     ),
     (
         "suspension",
-        DocumentKind.EMERGENCY_SUSPENSION,
+        EnforcementDocument.EMERGENCY_SUSPENSION,
         access_docs.suspension_contract,
         "Heating oil reaching the catch basin",
     ),
     (
         "termination",
-        DocumentKind.PROPOSED_TERMINATION,
+        EnforcementDocument.PROPOSED_TERMINATION,
         access_docs.proposed_termination_contract,
         "laundry drain remains connected",
     ),
     (
         "denied",
-        DocumentKind.TERMINATION_DECISION,
+        EnforcementDocument.TERMINATION_DECISION,
         access_docs.termination_decision_contract,
         "still connected",
     ),
     (
         "inspection",
-        DocumentKind.INSPECTION_REPORT,
+        InspectionDocument.INSPECTION_REPORT,
         ins_docs.inspection_report_contract,
         "Floor drain piped to the storm sewer.",
     ),
     (
         "warrant",
-        DocumentKind.WARRANT_COVER_SHEET,
+        InspectionDocument.WARRANT_COVER_SHEET,
         ins_docs.warrant_cover_sheet_contract,
         "Dye introduced in the laundry sink",
     ),
@@ -263,11 +265,11 @@ def test_a_clerk_may_issue_the_appeal_decision(decided_appeal, client_as):
     client = client_as("clerk")
     url = reverse(
         "enforcement:document_issue",
-        args=["appeal", decided_appeal.pk, DocumentKind.APPEAL_DECISION],
+        args=["appeal", decided_appeal.pk, EnforcementDocument.APPEAL_DECISION],
     )
-    response = client.post(url, confirmed(DocumentKind.APPEAL_DECISION))
+    response = client.post(url, confirmed(EnforcementDocument.APPEAL_DECISION))
     assert response.status_code == 302
-    document = IssuedDocument.objects.get(kind=DocumentKind.APPEAL_DECISION)
+    document = IssuedDocument.objects.get(kind=EnforcementDocument.APPEAL_DECISION)
     assert document.issued_by.username == response.wsgi_request.user.username
 
 
@@ -275,12 +277,14 @@ def test_an_appeal_not_yet_decided_gives_a_message_not_a_document(appeal, client
     client = client_as("clerk")
     url = reverse(
         "enforcement:document_issue",
-        args=["appeal", appeal.pk, DocumentKind.APPEAL_DECISION],
+        args=["appeal", appeal.pk, EnforcementDocument.APPEAL_DECISION],
     )
-    data = confirmed(DocumentKind.APPEAL_DECISION)
+    data = confirmed(EnforcementDocument.APPEAL_DECISION)
     body = client.post(url, data, follow=True).content.decode()
     assert "has not decided this appeal yet" in body and "Nothing was issued" in body
-    assert not IssuedDocument.objects.filter(kind=DocumentKind.APPEAL_DECISION).exists()
+    assert not IssuedDocument.objects.filter(
+        kind=EnforcementDocument.APPEAL_DECISION
+    ).exists()
     with pytest.raises(FactsInvalid):
         decision_docs.appeal_decision_contract(appeal)
 
@@ -288,7 +292,7 @@ def test_an_appeal_not_yet_decided_gives_a_message_not_a_document(appeal, client
 def test_issuing_again_makes_a_correction_superseding_the_issued_version(
     suspension, smo_user
 ):
-    kind = DocumentKind.EMERGENCY_SUSPENSION
+    kind = EnforcementDocument.EMERGENCY_SUSPENSION
     first = document_render(
         document_id=issue_for(kind=kind, source=suspension, actor=smo_user).pk
     )
@@ -309,7 +313,7 @@ def test_issuing_again_makes_a_correction_superseding_the_issued_version(
 def test_issue_url_by_role(suspension, client_as, role, status):
     url = reverse(
         "enforcement:document_issue",
-        args=["suspension", suspension.pk, DocumentKind.EMERGENCY_SUSPENSION],
+        args=["suspension", suspension.pk, EnforcementDocument.EMERGENCY_SUSPENSION],
     )
     response = client_as(role).post(url)
     assert response.status_code == status
@@ -322,7 +326,7 @@ def test_issue_url_by_role(suspension, client_as, role, status):
 def test_a_document_of_another_record_is_not_found(suspension, client_as):
     url = reverse(
         "enforcement:document_issue",
-        args=["suspension", suspension.pk, DocumentKind.APPEAL_DECISION],
+        args=["suspension", suspension.pk, EnforcementDocument.APPEAL_DECISION],
     )
     assert client_as("smo").post(url).status_code == 404
 
@@ -341,7 +345,7 @@ def test_the_documents_panel_form_carries_the_pages_csrf_token(
     page = client.get(reverse("enforcement:appeal_detail", args=[decided_appeal.pk]))
     issue = reverse(
         "enforcement:document_issue",
-        args=["appeal", decided_appeal.pk, DocumentKind.APPEAL_DECISION],
+        args=["appeal", decided_appeal.pk, EnforcementDocument.APPEAL_DECISION],
     )
     form = re.search(
         rf'<form method="post" action="{re.escape(issue)}">\s*'
@@ -351,7 +355,11 @@ def test_the_documents_panel_form_carries_the_pages_csrf_token(
     assert form, "the Documents panel has no issue form with a CSRF token"
     response = client.post(
         issue,
-        confirmed(DocumentKind.APPEAL_DECISION, csrfmiddlewaretoken=form.group(1)),
+        confirmed(
+            EnforcementDocument.APPEAL_DECISION, csrfmiddlewaretoken=form.group(1)
+        ),
     )
     assert response.status_code == 302
-    assert IssuedDocument.objects.filter(kind=DocumentKind.APPEAL_DECISION).exists()
+    assert IssuedDocument.objects.filter(
+        kind=EnforcementDocument.APPEAL_DECISION
+    ).exists()

@@ -12,9 +12,9 @@ import re
 import pytest
 
 from deadlines.services import open_deadline_for
-from documents.contracts import DocumentKind
 from documents.selectors import documents_of
 from documents.services import document_render, issue_for
+from enforcement.document_kinds import EnforcementDocument
 from enforcement.models import Decision
 from enforcement.services import appeals as appeal_services
 from enforcement.services import notices as notice_services
@@ -40,7 +40,7 @@ def issued_notice(draft_notice, smo_user):
 
 
 def nov_texts(notice) -> tuple[str, str]:
-    document = documents_of(notice, DocumentKind.NOTICE_OF_VIOLATION).get()
+    document = documents_of(notice, EnforcementDocument.NOTICE_OF_VIOLATION).get()
     document = document_render(document_id=document.pk)
     return pdf_text(document.pdf.read()), visible_text(document.html)
 
@@ -95,7 +95,7 @@ def test_the_decision_letter_has_no_rule_id_iso_date_or_shorthand(
         resolution="Upheld.",
     )
     document = issue_for(
-        kind=DocumentKind.APPEAL_DECISION, source=appeal, actor=clerk_user
+        kind=EnforcementDocument.APPEAL_DECISION, source=appeal, actor=clerk_user
     )
     document = document_render(document_id=document.pk)
     for text in (pdf_text(document.pdf.read()), visible_text(document.html)):
