@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from kernel.idempotency import store_once
 from kernel.workflow import Refused
 from outbox.models import OutgoingMessage
 from outbox.services import message_queue
@@ -47,21 +48,61 @@ def report_submit(
     entered_by=None,
     api_client=None,
     service_code: str = "",
+    client_key: str = "",
 ) -> Report:
     """File a report: the report and all its photos in one transaction (nothing
     half-saved), with the outbox row of the receipt (the tracking code) if an
     address was given. It lands in the triage queue (no case yet).
 
+    `client_key`, the key the resident's phone made for this report, makes a
+    resend of it one report (kernel.idempotency): the same key with the same
+    contents returns the report stored the first time (no second receipt); with
+    other contents it is refused (KeyReused).
+
     Who: anyone for WEB and OPEN311 (the view checks the API key); SMO staff for
     PHONE / WALK_IN / EMAIL (`entered_by` is required for those). `photos` are
     `kernel.uploads.ProcessedImage`s (already decoded and re-encoded).
-    Raises ReportRefused."""
+    Raises ReportRefused or KeyReused."""
     if channel not in Report.Channel.values:
         raise ReportRefused(f"Unknown channel {channel!r}.")
     if channel in STAFF_CHANNELS and entered_by is None:
         raise ReportRefused("A phone, walk-in or e-mail report needs the staff member.")
     if channel == Report.Channel.OPEN311 and api_client is None:
         raise ReportRefused("An Open311 report needs its API client.")
+
+    def file() -> Report:
+        return _file_report(
+            channel=channel,
+            fields=fields,
+            pollutant_categories=pollutant_categories,
+            photos=photos,
+            entered_by=entered_by,
+            api_client=api_client,
+            service_code=service_code,
+        )
+
+    if not client_key:
+        return file()
+    sent = {
+        "channel": channel,
+        "fields": fields,
+        "categories": sorted(c.pk for c in pollutant_categories),
+        "photos": [p.original_sha256 for p in photos],
+        "service_code": service_code,
+    }
+    return store_once(scope="report", key=client_key, content=sent, create=file).record
+
+
+def _file_report(
+    *,
+    channel,
+    fields,
+    pollutant_categories,
+    photos,
+    entered_by,
+    api_client,
+    service_code,
+) -> Report:
     with transaction.atomic():
         report = Report(
             channel=channel,

@@ -1,5 +1,6 @@
 """The kernel's records: the chronology every app writes (CaseEvent, append-only),
-the SMO's written delegations (Delegation) and the one citation table (Citation).
+the SMO's written delegations (Delegation), the one citation table (Citation)
+and the keys that make a record sent twice one record (SubmissionKey).
 
 Their tables keep the names they had under `cases` (`Meta.db_table`): they moved
 here with their rows (cases 0039, kernel 0001; issue 30). They name the records
@@ -283,3 +284,28 @@ class Citation(models.Model):
 
     def __str__(self):
         return f"{self.rule_id} ({self.section})"
+
+
+class SubmissionKey(models.Model):
+    """A key a device sent with a record it made, so that sending the record
+    again stores nothing new (kernel.idempotency, issue 31)."""
+
+    scope = models.CharField(max_length=40, help_text="The kind of record sent.")
+    key = models.CharField(max_length=64)
+    digest = models.CharField(
+        max_length=64, help_text="SHA-256 of the contents sent with the key."
+    )
+    content_type = models.ForeignKey(
+        ContentType, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    object_id = models.PositiveBigIntegerField(null=True, blank=True)
+    record = GenericForeignKey("content_type", "object_id")
+    received_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "key"], name="submission_key_once")
+        ]
+
+    def __str__(self):
+        return f"{self.scope} {self.key}"

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from jobs import exports
 from kernel.actions import attempt
+from kernel.idempotency import is_key
 from kernel.roles import CASE_READERS, ORIGINAL_READERS, Role, role_required
 from limits import ratelimit
 
@@ -23,9 +24,19 @@ from ..services import report_submit
 SESSION_LAST_CODE = "reports.last_tracking_code"
 
 
-def _form_context(form, **extra):
+def _client_key(request) -> str:
+    """The key the phone made for this report (static/js/report-form.js), or
+    "" (no script ran, or what came is not a key: the report is stored without)."""
+    raw = request.POST.get("client_key", "")
+    return raw if is_key(raw) else ""
+
+
+def _form_context(form, *, client_key="", **extra):
     return {
         "form": form,
+        # Echoed while nothing was stored, so pressing "Send" again is the same
+        # report; empty after a refusal (the page makes a new one).
+        "client_key": client_key,
         "hazard_selected": form.hazard_selected,
         "map": {
             "tile_url": settings.MAP_TILE_URL,
@@ -47,6 +58,7 @@ def _submit(request, form, *, channel, entered_by=None):
             pollutant_categories=form.cleaned_data["pollutant_categories"],
             photos=form.cleaned_data["photos"],
             entered_by=entered_by,
+            client_key=_client_key(request),
         ),
     )
 
@@ -57,6 +69,7 @@ def report_new(request):
     if request.method == "GET":
         return render(request, "public/report_form.html", _form_context(ReportForm()))
     form = ReportForm(request.POST, request.FILES)
+    key = _client_key(request)
     if not ratelimit.hit(ratelimit.REPORT_SUBMIT, request):
         form.is_valid()  # keep and show the input as typed
         form.errors.clear()
@@ -69,7 +82,7 @@ def report_new(request):
         return render(
             request,
             "public/report_form.html",
-            _form_context(form, rate_limited=True),
+            _form_context(form, client_key=key, rate_limited=True),
             status=429,
         )
     if form.is_valid():
@@ -77,7 +90,13 @@ def report_new(request):
         if report is not None:
             request.session[SESSION_LAST_CODE] = report.tracking_code
             return redirect("public:report_done")
-    return render(request, "public/report_form.html", _form_context(form), status=400)
+        key = ""  # refused: the next sending is a new report
+    return render(
+        request,
+        "public/report_form.html",
+        _form_context(form, client_key=key),
+        status=400,
+    )
 
 
 @require_GET
@@ -119,8 +138,10 @@ def status(request):
 @require_http_methods(["GET", "POST"])
 def staff_report_new(request):
     """SMO staff enter a phone, walk-in or e-mail report on a caller's behalf."""
+    key = ""
     if request.method == "POST":
         form = StaffReportForm(request.POST, request.FILES)
+        key = _client_key(request)
         if form.is_valid():
             report = _submit(
                 request,
@@ -135,6 +156,7 @@ def staff_report_new(request):
                     "queue. Give the caller the tracking code.",
                 )
                 return redirect("reports:detail", pk=report.pk)
+            key = ""  # refused: the next sending is a new report
         status_code = 400
     else:
         form = StaffReportForm()
@@ -142,7 +164,7 @@ def staff_report_new(request):
     return render(
         request,
         "reports/staff_entry.html",
-        _form_context(form),
+        _form_context(form, client_key=key),
         status=status_code,
     )
 

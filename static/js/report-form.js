@@ -6,6 +6,19 @@
   var form = document.getElementById("report-form");
   if (!form) { return; }
 
+  // --- the key that makes a resend one report (kernel.idempotency) ------------
+  // Made once per report on this phone. The server echoes it while nothing was
+  // stored, so pressing "Send" again after the signal dropped stores the report
+  // once; after a refusal it comes back empty and a new one is made.
+  var clientKey = form.querySelector('input[name="client_key"]');
+  if (clientKey && !clientKey.value) { clientKey.value = newKey(); }
+  function newKey() {
+    if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
   // --- the 911 warning, repeated when a hazardous category is ticked ---------
   var hazardBox = document.getElementById("hazard-repeat");
   function updateHazard() {

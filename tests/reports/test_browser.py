@@ -1,9 +1,12 @@
 """A resident on a phone-sized screen files a report with a photo and a map pin,
 gets the code, and opens the status page (headless Chromium, no map tiles)."""
 
+import re
+
 import pytest
 
 from intake.models import PollutantCategory, Report
+from kernel.models import SubmissionKey
 
 from .helpers import png_bytes
 
@@ -14,6 +17,9 @@ def test_file_a_report_on_a_phone_and_check_its_status(browser_page, tmp_path):
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto("/report/")
     assert page.locator(".hazard-banner").first.is_visible()
+    # The phone makes the report's key (a resend is one report: issue 31).
+    key = page.locator('input[name="client_key"]').input_value()
+    assert re.fullmatch(r"[0-9a-f-]{32,36}", key)
 
     # Ticking a hazardous category repeats the 911 warning; unticking hides it.
     oil = page.get_by_label(PollutantCategory.objects.get(code="oil-fuel").plain_name)
@@ -56,6 +62,7 @@ def test_file_a_report_on_a_phone_and_check_its_status(browser_page, tmp_path):
     assert report.latitude is not None and report.longitude is not None
     assert report.photos.count() == 1
     assert report.address == ""
+    assert SubmissionKey.objects.get(scope="report", key=key).record == report
 
     # Nothing overflows sideways on a phone.
     wide = page.evaluate(
