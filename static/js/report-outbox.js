@@ -1,0 +1,151 @@
+/* Keeps a resident's report on the phone until the site has it (issue 31).
+
+   The report form is sent with fetch(). When the phone is offline, or the site
+   does not answer, or answers 5xx (a database restarting), the answers and
+   photos stay in this browser's IndexedDB (idb, static/vendor/idb) and are sent
+   again when the connection comes back, on "Send now", every half minute while
+   the page is open, and when the report form is opened again. Each report
+   carries the key report-form.js made for it, so a report sent twice is stored
+   once (kernel.idempotency). What the site answers is what the resident sees:
+   the report's page with its tracking code, or the form with what to correct.
+   Without this script, IndexedDB or fetch, the form is sent as a plain form. */
+(function () {
+  "use strict";
+
+  var form = document.getElementById("report-form");
+  var box = document.getElementById("outbox-status");
+  if (!form || !box || !window.idb || !window.fetch || !window.indexedDB ||
+      !window.FormData || !window.Promise) { return; }
+
+  var STORE = "reports";
+  var RETRY_MS = 30000;
+  var text = document.getElementById("outbox-text");
+  var sendNow = document.getElementById("outbox-send");
+  var sending = false;
+  var timer = null;
+  var db = window.idb.openDB("poquott-reports-waiting", 1, {
+    upgrade: function (base) { base.createObjectStore(STORE, { keyPath: "key" }); }
+  });
+
+  function show(message, canSend) {
+    text.textContent = message;
+    sendNow.classList.toggle("d-none", !canSend);
+    box.classList.remove("d-none");
+    box.scrollIntoView({ block: "nearest" });
+  }
+
+  // The form's fields as [name, value] pairs; photos are kept as files.
+  function entriesOf(data) {
+    var out = [];
+    data.forEach(function (value, name) { out.push([name, value]); });
+    return out;
+  }
+
+  // A sending of a kept report, with this page's CSRF token (the kept one may
+  // be older than the cookie).
+  function formDataOf(entries) {
+    var data = new FormData();
+    var token = form.querySelector('input[name="csrfmiddlewaretoken"]');
+    entries.forEach(function (pair) {
+      if (pair[0] === "csrfmiddlewaretoken") { return; }
+      if (pair[1] instanceof Blob) { data.append(pair[0], pair[1], pair[1].name || ""); }
+      else { data.append(pair[0], pair[1]); }
+    });
+    if (token) { data.append("csrfmiddlewaretoken", token.value); }
+    return data;
+  }
+
+  // Put a kept report's answers and photos back in the form (a report kept on an
+  // earlier visit, which the site answered with something to correct).
+  function fill(entries) {
+    var files = {};
+    entries.forEach(function (pair) {
+      var name = pair[0], value = pair[1];
+      if (name === "csrfmiddlewaretoken") { return; }
+      if (value instanceof Blob) {
+        if (value.size) { (files[name] = files[name] || []).push(value); }
+        return;
+      }
+      form.querySelectorAll('[name="' + name + '"]').forEach(function (field) {
+        if (field.type === "checkbox" || field.type === "radio") {
+          if (field.value === value) { field.checked = true; }
+        } else if (field.type !== "file") {
+          field.value = value;
+        }
+      });
+    });
+    Object.keys(files).forEach(function (name) {
+      var input = form.querySelector('input[type="file"][name="' + name + '"]');
+      if (!input || !window.DataTransfer) { return; }
+      var list = new DataTransfer();
+      files[name].forEach(function (file) { list.items.add(file); });
+      input.files = list.files;
+    });
+  }
+
+  // One sending: "stored" (go to the report's page), "answered" (the site sent
+  // the form back with something to correct) or "waiting" (no answer, or 5xx).
+  function send(record) {
+    return fetch(form.action, {
+      method: "POST", body: formDataOf(record.entries), credentials: "same-origin"
+    }).then(function (response) {
+      if (response.status >= 500) { return { state: "waiting" }; }
+      return { state: response.redirected ? "stored" : "answered", url: response.url };
+    }, function () { return { state: "waiting" }; });
+  }
+
+  function waiting() {
+    show("Saved on this phone. It will be sent when you are back online: keep " +
+         "this page open, or open the report form again later.", true);
+    window.clearTimeout(timer);
+    timer = window.setTimeout(sendWaiting, RETRY_MS);
+  }
+
+  function attempt(record, onScreen) {
+    if (sending) { return Promise.resolve(); }
+    sending = true;
+    show("Sending your report…", false);
+    return send(record).then(function (result) {
+      sending = false;
+      if (result.state === "waiting") { waiting(); return null; }
+      return db.then(function (base) { return base.delete(STORE, record.key); })
+        .then(function () {
+          if (result.state === "stored") { window.location.assign(result.url); return; }
+          // The site's answer is the form with what to correct: send it as a
+          // plain form so the page shows the site's own messages.
+          if (!onScreen) { fill(record.entries); }
+          form.submit();
+        });
+    });
+  }
+
+  // The oldest report kept on this phone, sent again.
+  function sendWaiting() {
+    return db.then(function (base) { return base.getAll(STORE); }).then(function (records) {
+      if (!records.length) { return null; }
+      records.sort(function (a, b) { return a.savedAt - b.savedAt; });
+      return attempt(records[0], false);
+    });
+  }
+
+  form.addEventListener("submit", function (event) {
+    var key = form.querySelector('input[name="client_key"]');
+    if (!key || !key.value) { return; }  // no key: a plain form
+    event.preventDefault();
+    var record = { key: key.value, entries: entriesOf(new FormData(form)), savedAt: Date.now() };
+    db.then(function (base) { return base.put(STORE, record); })
+      .then(function () { return attempt(record, true); },
+            function () { form.submit(); });  // the phone cannot keep it: send it plainly
+  });
+
+  sendNow.addEventListener("click", sendWaiting);
+  window.addEventListener("online", sendWaiting);
+
+  // Reports kept on an earlier visit: say so, and send them.
+  db.then(function (base) { return base.count(STORE); }).then(function (count) {
+    if (!count) { return; }
+    show(count === 1 ? "A report saved on this phone is waiting to be sent." :
+         count + " reports saved on this phone are waiting to be sent.", true);
+    if (navigator.onLine !== false) { sendWaiting(); }
+  });
+})();

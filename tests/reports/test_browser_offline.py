@@ -1,0 +1,160 @@
+"""A resident at the storm drain with one bar of signal (issue 31): the report
+stays on the phone until the site has it, is sent again by itself, and is
+stored once (static/js/report-outbox.js; kernel.idempotency). Headless Chromium
+at phone size."""
+
+import pytest
+
+from intake.models import Report
+
+from .helpers import png_bytes
+
+SAVED = "Saved on this phone"
+
+
+def _fill(page, tmp_path, *, photo=True):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/report/")
+    page.get_by_label("Describe it in your own words").fill(
+        "Grey water from a hose into the catch basin."
+    )
+    page.get_by_label("Street address or nearest corner").fill("Sound Road")
+    if photo:
+        path = tmp_path / "drain.png"
+        path.write_bytes(png_bytes())
+        page.locator('input[name="photos"]').set_input_files(str(path))
+
+
+def _tracking_code(page) -> str:
+    page.wait_for_url("**/report/done/")
+    return page.locator("#tracking-code").inner_text().strip()
+
+
+@pytest.mark.browser
+def test_a_report_sent_offline_waits_on_the_phone_and_goes_once_back_online(
+    browser_page, tmp_path
+):
+    page = browser_page
+    _fill(page, tmp_path)
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Send report").click()
+    status = page.locator("#outbox-status")
+    status.get_by_text(SAVED).wait_for()
+    assert status.get_by_role("button", name="Send now").is_visible()
+    assert Report.objects.count() == 0
+
+    page.context.set_offline(False)  # the phone's "online" event sends it
+    code = _tracking_code(page)
+    report = Report.objects.get()
+    assert report.tracking_code == code
+    assert report.photos.count() == 1
+    assert report.description.startswith("Grey water")
+
+
+@pytest.mark.browser
+def test_a_report_the_site_could_not_take_is_kept_and_sent_with_send_now(
+    browser_page, tmp_path
+):
+    page = browser_page
+    _fill(page, tmp_path)
+    page.route(
+        "**/report/",
+        lambda route: (
+            route.fulfill(status=503, body="Service Unavailable")
+            if route.request.method == "POST"
+            else route.continue_()
+        ),
+    )
+    page.get_by_role("button", name="Send report").click()
+    page.locator("#outbox-status").get_by_text(SAVED).wait_for()
+    assert Report.objects.count() == 0
+
+    page.unroute("**/report/")
+    page.get_by_role("button", name="Send now").click()
+    code = _tracking_code(page)
+    assert Report.objects.get().tracking_code == code
+
+
+@pytest.mark.browser
+def test_a_report_whose_answer_was_lost_is_stored_once_when_sent_again(
+    browser_page, tmp_path
+):
+    """The site stored the report; the answer never reached the phone."""
+    page = browser_page
+    # No photo: Playwright's route.fetch() does not pass a file on intact.
+    _fill(page, tmp_path, photo=False)
+    lost = []
+
+    def lose_the_answer(route):
+        if route.request.method != "POST" or lost:
+            route.continue_()
+            return
+        route.fetch()  # the site stores the report and answers...
+        lost.append(True)
+        route.abort("internetdisconnected")  # ...the phone never hears it
+
+    page.route("**/report/", lose_the_answer)
+    page.get_by_role("button", name="Send report").click()
+    page.locator("#outbox-status").get_by_text(SAVED).wait_for()
+    assert Report.objects.count() == 1
+
+    page.get_by_role("button", name="Send now").click()
+    code = _tracking_code(page)
+    assert [r.tracking_code for r in Report.objects.all()] == [code]
+
+
+@pytest.mark.browser
+def test_a_report_with_something_to_correct_shows_the_sites_message(
+    browser_page, tmp_path
+):
+    """The site answers (no place given): the form comes back with its message,
+    nothing is kept on the phone."""
+    page = browser_page
+    _fill(page, tmp_path)
+    page.get_by_label("Street address or nearest corner").fill("")
+    page.get_by_role("button", name="Send report").click()
+    page.wait_for_load_state()
+    page.get_by_text("Your answers have been kept").wait_for()
+    assert Report.objects.count() == 0
+    kept = page.evaluate(
+        """() => new Promise((done) => {
+             const open = indexedDB.open("poquott-reports-waiting");
+             open.onsuccess = () => {
+               const count = open.result.transaction("reports").objectStore("reports").count();
+               count.onsuccess = () => done(count.result);
+             };
+           })"""
+    )
+    assert kept == 0
+
+
+@pytest.mark.browser
+def test_a_kept_report_is_still_waiting_after_a_reload_and_is_then_sent(
+    browser_page, tmp_path
+):
+    """The answers and the photo are in the phone's own store, not the page."""
+    page = browser_page
+    _fill(page, tmp_path)
+    page.route(
+        "**/report/",
+        lambda route: (
+            route.abort("internetdisconnected")
+            if route.request.method == "POST"
+            else route.continue_()
+        ),
+    )
+    page.get_by_role("button", name="Send report").click()
+    page.locator("#outbox-status").get_by_text(SAVED).wait_for()
+
+    page.reload()  # the form opens empty; the kept report is tried again, in vain
+    page.locator("#outbox-status").get_by_text(SAVED).wait_for()
+    assert page.get_by_label("Describe it in your own words").input_value() == ""
+    assert Report.objects.count() == 0
+
+    page.unroute("**/report/")
+    page.get_by_role("button", name="Send now").click()
+    code = _tracking_code(page)
+    report = Report.objects.get()
+    assert report.tracking_code == code
+    assert report.description.startswith("Grey water")
+    assert report.photos.count() == 1
