@@ -5,10 +5,16 @@ First in MIDDLEWARE, so that on the way in nothing else (SecurityMiddleware's
 HTTPS redirect above all) sees a forwarded header the site does not trust, and
 on the way out every response passes through it."""
 
+import logging
+
+from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
+from django.template import loader
 from django.utils.cache import patch_cache_control
 
 from limits.throttle import is_trusted_proxy
+
+logger = logging.getLogger(__name__)
 
 # Pages with personal data (parties, addresses, evidence, notices) or sign-in
 # forms. Public pages (home, report form, status, the deadline calculator) keep
@@ -114,4 +120,33 @@ class PublicReadCorsMiddleware:
         response["Access-Control-Allow-Methods"] = "GET, HEAD"
         response["Access-Control-Allow-Headers"] = "Accept"
         response["Access-Control-Max-Age"] = "86400"
+        return response
+
+
+class DatabaseUnavailableMiddleware:
+    """The database did not answer (stopped, restarting, its connection gone):
+    503 with Retry-After and a page that says plainly that what was sent was
+    not saved, instead of the server-error page (issue 31). The page is
+    rendered without a request, as the 500 page is: nothing on it needs the
+    database. Last in MIDDLEWARE, so it sees the views' exceptions first."""
+
+    RETRY_AFTER_SECONDS = 60
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, OperationalError | InterfaceError):
+            return None
+        logger.error(
+            "Database unavailable answering %s %s: %s",
+            request.method,
+            request.path,
+            exception,
+        )
+        response = HttpResponse(loader.render_to_string("503.html"), status=503)
+        response["Retry-After"] = str(self.RETRY_AFTER_SECONDS)
         return response

@@ -5,6 +5,7 @@ from __future__ import annotations
 import concurrent.futures
 import threading
 import time
+import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -235,7 +236,23 @@ class Faults:
 
     def fault_postgres(self, figures: Figures) -> None:
         say("fault postgres: PostgreSQL stopped, then started")
+        # Residents with the form open when the database goes (issue 31): each
+        # sends during the outage, with the key its phone made.
+        phones = [
+            (Browser(self.web_port), self.address("outage", n), uuid.uuid4().hex)
+            for n in range(3)
+        ]
+        forms = [browser.get("/report/") for browser, _, _ in phones]
         self.pg.stop("fast")
+        during = [
+            submit_report(browser, address, key=key, form=form)
+            for (browser, address, key), form in zip(phones, forms, strict=True)
+        ]
+        check(
+            all(o.status == "retry page" for o in during),
+            "postgres: a report sent while the database was down was not answered "
+            f"plainly 'not sent, try again': {[o.status for o in during]}",
+        )
         down = Counter()
         until = time.monotonic() + 3
         while time.monotonic() < until:
@@ -284,6 +301,29 @@ class Faults:
         bad = [o for o in outcomes if o.status != "ok"]
         check(not bad, f"postgres: reports after the restart failed: {bad}")
         self.wait_delivered("postgres", {o.email.lower() for o in outcomes}, 60)
+        # The phones send their reports again, each twice (the first answer
+        # lost): one report per key, the same code at both sendings.
+        resent = [
+            (
+                submit_report(browser, address, key=key),
+                submit_report(browser, address, key=key),
+            )
+            for browser, address, key in phones
+        ]
+        check(
+            all(a.status == b.status == "ok" and a.code == b.code for a, b in resent),
+            f"postgres: reports sent again after the restart: {resent}",
+        )
+        check(
+            self.stored_codes("outage") == {a.code for a, _ in resent},
+            "postgres: the reports sent during the outage are not stored once each: "
+            f"{sorted(self.stored_codes('outage'))}",
+        )
+        self.wait_delivered("outage", {a.email.lower() for a, _ in resent}, 60)
+        figures.notes.append(
+            f"{len(during)} reports sent while down, each answered 'try again'; "
+            "sent twice after the restart, each stored once"
+        )
         figures.notes.append(
             f"/healthz while down: {down[503]}× 503; recovery = start of "
             f"PostgreSQL (ready in {up_at - started_at:.1f} s) → /healthz 200 and "

@@ -149,11 +149,15 @@ class Outcome:
     page: str = ""
 
 
-def submit_report(browser: Browser, address: str, *, photo=False) -> Outcome:
-    """A resident files a report: the form, the POST, the confirmation page."""
+def submit_report(
+    browser: Browser, address: str, *, photo=False, key: str = "", form=None
+) -> Outcome:
+    """A resident files a report: the form (or `form`, opened before), the POST,
+    the confirmation page. `key`: the key the phone made for the report
+    (static/js/report-form.js), the same at every sending of it."""
     global PHOTO
     try:
-        form = browser.get("/report/")
+        form = form or browser.get("/report/")
         if form.status != 200:
             return Outcome(address, f"http {form.status}", page=form.text[:300])
         fields = {
@@ -163,6 +167,8 @@ def submit_report(browser: Browser, address: str, *, photo=False) -> Outcome:
             "reporter_email": address,
             "website": "",
         }
+        if key:
+            fields["client_key"] = key
         files = []
         if photo:
             PHOTO = PHOTO or photo_jpeg()

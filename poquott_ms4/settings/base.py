@@ -66,6 +66,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "poquott_ms4.middleware.PublicReadCorsMiddleware",  # public data read elsewhere
+    "poquott_ms4.middleware.DatabaseUnavailableMiddleware",  # 503: "not saved, try again"
 ]
 
 ROOT_URLCONF = "poquott_ms4.urls"
