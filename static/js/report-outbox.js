@@ -23,6 +23,8 @@
   var sendNow = document.getElementById("outbox-send");
   var sending = false;
   var timer = null;
+  var typing = false;  // the resident has started another report on this page
+  form.addEventListener("input", function () { typing = true; });
   var db = window.idb.openDB("poquott-reports-waiting", 1, {
     upgrade: function (base) { base.createObjectStore(STORE, { keyPath: "key" }); }
   });
@@ -101,16 +103,40 @@
     timer = window.setTimeout(sendWaiting, RETRY_MS);
   }
 
-  function attempt(record, onScreen) {
+  function currentKey() {
+    var key = form.querySelector('input[name="client_key"]');
+    return key ? key.value : "";
+  }
+
+  // `record` is the report on screen (its key is the form's), or one kept on
+  // an earlier visit.
+  function attempt(record) {
     if (sending) { return Promise.resolve(); }
+    var onScreen = record.key === currentKey();
     sending = true;
     show("Sending your report…", false);
     return send(record).then(function (result) {
       sending = false;
       if (result.state === "waiting") { waiting(); return null; }
+      if (result.state === "answered" && !onScreen && typing) {
+        // Its answers would replace the ones being typed: keep it for later.
+        show("A report saved on this phone earlier needs a correction: send " +
+             "this one first, then open the report form again to see it.", false);
+        return null;
+      }
       return db.then(function (base) { return base.delete(STORE, record.key); })
         .then(function () {
-          if (result.state === "stored") { window.location.assign(result.url); return; }
+          if (result.state === "stored") {
+            if (onScreen || !typing) { window.location.assign(result.url); return; }
+            // Never take away a report being typed: say the kept one went.
+            show("The report saved on this phone earlier has been sent.", false);
+            var link = document.createElement("a");
+            link.href = result.url;
+            link.textContent = "See its tracking code";
+            text.appendChild(document.createTextNode(" "));
+            text.appendChild(link);
+            return;
+          }
           // The site's answer is the form with what to correct: send it as a
           // plain form so the page shows the site's own messages.
           if (!onScreen) { fill(record.entries); }
@@ -124,7 +150,7 @@
     return db.then(function (base) { return base.getAll(STORE); }).then(function (records) {
       if (!records.length) { return null; }
       records.sort(function (a, b) { return a.savedAt - b.savedAt; });
-      return attempt(records[0], false);
+      return attempt(records[0]);
     });
   }
 
@@ -134,7 +160,7 @@
     event.preventDefault();
     var record = { key: key.value, entries: entriesOf(new FormData(form)), savedAt: Date.now() };
     db.then(function (base) { return base.put(STORE, record); })
-      .then(function () { return attempt(record, true); },
+      .then(function () { return attempt(record); },
             function () { form.submit(); });  // the phone cannot keep it: send it plainly
   });
 

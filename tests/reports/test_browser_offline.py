@@ -158,3 +158,33 @@ def test_a_kept_report_is_still_waiting_after_a_reload_and_is_then_sent(
     assert report.tracking_code == code
     assert report.description.startswith("Grey water")
     assert report.photos.count() == 1
+
+
+@pytest.mark.browser
+def test_a_kept_report_sent_while_another_is_typed_leaves_the_typing_alone(
+    browser_page, tmp_path
+):
+    page = browser_page
+    _fill(page, tmp_path)
+    page.route(
+        "**/report/",
+        lambda route: (
+            route.abort("internetdisconnected")
+            if route.request.method == "POST"
+            else route.continue_()
+        ),
+    )
+    page.get_by_role("button", name="Send report").click()
+    page.locator("#outbox-status").get_by_text(SAVED).wait_for()
+    page.reload()
+    page.locator("#outbox-status").get_by_text(SAVED).wait_for()
+    second = page.get_by_label("Describe it in your own words")
+    second.fill("Oil sheen at the beach stairs.")
+
+    page.unroute("**/report/")
+    page.get_by_role("button", name="Send now").click()
+    status = page.locator("#outbox-status")
+    status.get_by_text("saved on this phone earlier has been sent").wait_for()
+    assert status.get_by_role("link", name="See its tracking code").is_visible()
+    assert second.input_value() == "Oil sheen at the beach stairs."
+    assert [r.description[:10] for r in Report.objects.all()] == ["Grey water"]
