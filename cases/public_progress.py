@@ -92,8 +92,8 @@ def updates(case, report) -> list[PublicUpdate]:
                 public_status.COMBINED.explanation,
             )
         )
-    for note in Note.objects.filter(case=case, public=True).only("created_at", "text"):
-        found.append(PublicUpdate(note.created_at, "Note from the officer", note.text))
+    for text, created_at in public_notes({case.pk}).get(case.pk, []):
+        found.append(PublicUpdate(created_at, "Note from the officer", text))
     return found
 
 

@@ -90,7 +90,7 @@ def report_submit(
         "photos": [p.original_sha256 for p in photos],
         "service_code": service_code,
     }
-    return store_once(scope="report", key=client_key, content=sent, create=file).record
+    return store_once(scope="report", key=client_key, content=sent, create=file)
 
 
 def _file_report(

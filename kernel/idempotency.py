@@ -16,7 +16,6 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
@@ -35,12 +34,6 @@ class KeyReused(Refused):
     nothing_done = True
 
 
-@dataclass(frozen=True)
-class Stored:
-    record: Any
-    created: bool  # False: this key had stored it before
-
-
 def is_key(raw: str) -> bool:
     return bool(KEY_PATTERN.match(raw or ""))
 
@@ -51,7 +44,7 @@ def content_digest(content) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def store_once(*, scope: str, key: str, content, create: Callable[[], Any]) -> Stored:
+def store_once(*, scope: str, key: str, content, create: Callable[[], Any]) -> Any:
     """Call `create()` (which stores the record and returns it) unless `key`
     already stored one in `scope` with the same `content`; then return that
     record. Raises KeyReused when `key` stored other contents."""
@@ -69,9 +62,9 @@ def store_once(*, scope: str, key: str, content, create: Callable[[], Any]) -> S
                     "This was already sent with other contents. Nothing new was "
                     "stored: start a new one."
                 ) from None
-            return Stored(entry.record, created=False)
+            return entry.record
         record = create()
         entry.content_type = ContentType.objects.get_for_model(record)
         entry.object_id = record.pk
         entry.save(update_fields=["content_type", "object_id"])
-    return Stored(record, created=True)
+    return record

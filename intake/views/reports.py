@@ -47,7 +47,7 @@ def _form_context(form, *, client_key="", **extra):
     }
 
 
-def _submit(request, form, *, channel, entered_by=None):
+def _submit(request, form, *, channel, client_key, entered_by=None):
     """Call the service; a refusal becomes a form error with the input kept."""
     return attempt(
         request,
@@ -58,7 +58,7 @@ def _submit(request, form, *, channel, entered_by=None):
             pollutant_categories=form.cleaned_data["pollutant_categories"],
             photos=form.cleaned_data["photos"],
             entered_by=entered_by,
-            client_key=_client_key(request),
+            client_key=client_key,
         ),
     )
 
@@ -86,7 +86,7 @@ def report_new(request):
             status=429,
         )
     if form.is_valid():
-        report = _submit(request, form, channel=Report.Channel.WEB)
+        report = _submit(request, form, channel=Report.Channel.WEB, client_key=key)
         if report is not None:
             request.session[SESSION_LAST_CODE] = report.tracking_code
             return redirect("public:report_done")
@@ -147,6 +147,7 @@ def staff_report_new(request):
                 request,
                 form,
                 channel=form.cleaned_data["channel"],
+                client_key=key,
                 entered_by=request.user,
             )
             if report is not None:
