@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from cases.models import Party
 from kernel.citations import cite, cited
+from kernel.fields import WallClockDateTimeField
 from kernel.humanize import human_date, human_time
 from kernel.input_guard import article_number_clean
 from kernel.widgets import DateInput, DateTimeInput
@@ -45,6 +46,16 @@ def _widgets(model, fields):
         elif field.get_internal_type() == "TextField":
             widgets[name] = forms.Textarea(attrs={"rows": 3})
     return widgets
+
+
+def _field_classes(model, fields):
+    """Every date and time a user types reads the wall clock (the night the
+    clocks change included)."""
+    return {
+        name: WallClockDateTimeField
+        for name in fields
+        if model._meta.get_field(name).get_internal_type() == "DateTimeField"
+    }
 
 
 class NoticeForm(forms.Form):
@@ -286,7 +297,7 @@ class HearingForm(forms.Form):
         label="At the Board meeting",
         empty_label="— a new meeting: give its date, time and place —",
     )
-    hearing_at = forms.DateTimeField(
+    hearing_at = WallClockDateTimeField(
         widget=DateTimeInput(), label="Hearing date and time", required=False
     )
     location = forms.CharField(max_length=200, required=False)
@@ -435,7 +446,12 @@ class CorrectiveCreateForm(forms.Form):
 
 
 def _model_create_form(model, fields, party=False):
-    base = modelform_factory(model, fields=fields, widgets=_widgets(model, fields))
+    base = modelform_factory(
+        model,
+        fields=fields,
+        widgets=_widgets(model, fields),
+        field_classes=_field_classes(model, fields),
+    )
 
     class Form(base):
         def __init__(self, *args, case, **kwargs):
@@ -507,6 +523,7 @@ def _step_form(model, fields, labels, *, optional=(), help_texts=None):
         model,
         fields=fields,
         widgets=_widgets(model, fields),
+        field_classes=_field_classes(model, fields),
         labels=labels,
         help_texts=help_texts or {},
     )

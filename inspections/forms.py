@@ -4,6 +4,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 
 from cases.models import Case, Outfall, Premises
+from kernel.fields import wall_clock
 from kernel.roles import Role
 from kernel.widgets import DateInput, DateTimeInput
 
@@ -29,10 +30,11 @@ from .services.spills import SPILL_FIELDS
 
 def _dates(form_class):
     """Use the browser's date and date-time pickers for every date field."""
-    for field in form_class.base_fields.values():
+    for name, field in form_class.base_fields.items():
         if isinstance(field, forms.DateTimeField):
             field.widget = DateTimeInput()
             field.input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]
+            form_class.base_fields[name] = wall_clock(field)
         elif isinstance(field, forms.DateField):
             field.widget = DateInput()
     return form_class

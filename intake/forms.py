@@ -11,6 +11,7 @@ from decimal import Decimal
 from django import forms
 from django.core.exceptions import ValidationError
 
+from kernel.fields import WallClockDateTimeField
 from kernel.input_guard import ascii_digits
 from kernel.uploads import MAX_FILES, process_image_upload, validate_upload_set
 
@@ -121,7 +122,7 @@ class ReportForm(forms.Form):
         widget=forms.RadioSelect,
         label="Was water flowing out of the pipe or drain in dry weather?",
     )
-    observed_at = forms.DateTimeField(
+    observed_at = WallClockDateTimeField(
         required=False,
         label="When did you see it?",
         help_text="Leave empty if it was just now.",

@@ -17,11 +17,13 @@ from django.utils import timezone
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
+from deadlines import engine
 from documents.models import IssuedDocument
 from documents.services import document_render
 from enforcement.document_kinds import EnforcementDocument
 from enforcement.models import Appeal, AppealStatus, HearingNoticeService
 from enforcement.packet import packet_parts
+from enforcement.selectors import with_limits
 from enforcement.services import appeals as appeal_svc
 from enforcement.services import meetings as meeting_svc
 from enforcement.services import notices as notice_svc
@@ -236,7 +238,12 @@ def test_the_clerk_takes_an_appeal_from_hearing_to_mailed_decision(
     assert "No hearing of this meeting waits for you." in queue.inner_text()
     to_file = queue.get_by_test_id("queue-to-file-and-mail")
     assert "file with the clerk by" in to_file.inner_text()
-    assert "5 days left" in to_file.inner_text()
+    # R-APL-3: five days from the decision, to the next business day (§ 24)
+    # when the fifth falls on a weekend: the row says what the engine says.
+    (decided,) = with_limits([Appeal.objects.get(pk=appeal.pk)])
+    due = decided.file_by.due_date
+    assert due >= today + dt.timedelta(days=5)
+    assert engine.days_left_words(due, today) in to_file.inner_text()
     queue_link(to_file, f"File and mail the decision: appeal {appeal.pk}").click()
     page.wait_for_url(re.compile(rf"/appeals/{appeal.pk}/#record-filing$"))
     page.get_by_label("Date filed in the office of the municipal clerk").fill(

@@ -334,3 +334,29 @@ def test_spill_form_records_a_friday_telephone_notice(clock, client, smo_user, y
     assert response.status_code == 302, response.context["form"].errors
     s = SpillNotification.objects.get()
     assert s.confirmation_deadline.due_date == dt.date(2026, 12, 23)
+
+
+def test_a_spill_known_in_the_hour_the_clocks_go_back_is_recorded(
+    clock, client, smo_user, yard
+):
+    """R-SPL-4: the written confirmation runs from the notice, whatever the
+    night; 1:30 on Sunday, Nov 1, 2026 happened twice and is read as the first."""
+    clock(at(2026, 11, 1, 12))
+    client.force_login(smo_user)
+    response = client.post(
+        reverse("inspections:spill_new"),
+        {
+            "premises": yard.pk,
+            "reported_by": "Pat",
+            "known_at": "2026-11-01T01:30",
+            "material": "Wash water",
+            "containment_steps": "Boom",
+            "cleanup_steps": "Pads",
+            "notice_method": "telephone",
+            "notice_at": "2026-11-01T01:45",
+        },
+    )
+    assert response.status_code == 302, response.context["form"].errors
+    s = SpillNotification.objects.get()
+    assert s.known_at == dt.datetime(2026, 11, 1, 5, 30, tzinfo=dt.UTC)
+    assert s.confirmation_deadline is not None
