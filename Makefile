@@ -77,12 +77,14 @@ bench: $(STAMP) check-system
 # package-lock.json (npm ci), so two runs copy the same files.
 vendor:
 	npm ci --no-audit --no-fund
-	mkdir -p static/vendor/bootstrap static/vendor/leaflet static/vendor/axe-core static/vendor/idb
+	mkdir -p static/vendor/bootstrap static/vendor/leaflet static/vendor/axe-core static/vendor/idb static/vendor/workbox
 	cp node_modules/bootstrap/dist/css/bootstrap.min.css* node_modules/bootstrap/dist/js/bootstrap.bundle.min.js* node_modules/bootstrap/LICENSE static/vendor/bootstrap/
 	cp -r node_modules/leaflet/dist/leaflet.js node_modules/leaflet/dist/leaflet.js.map node_modules/leaflet/dist/leaflet.css node_modules/leaflet/dist/images node_modules/leaflet/LICENSE static/vendor/leaflet/
 	cp node_modules/axe-core/axe.min.js node_modules/axe-core/LICENSE static/vendor/axe-core/
 	cp node_modules/idb/build/umd.js static/vendor/idb/idb.umd.js
 	cp node_modules/idb/LICENSE static/vendor/idb/
+	cp node_modules/workbox-sw/build/workbox-sw.js* node_modules/workbox-sw/LICENSE static/vendor/workbox/
+	cp node_modules/workbox-core/build/workbox-core.prod.js* node_modules/workbox-routing/build/workbox-routing.prod.js* node_modules/workbox-strategies/build/workbox-strategies.prod.js* static/vendor/workbox/
 
 # The transition diagrams and the clock table under docs/, generated from the code.
 docs: $(STAMP)

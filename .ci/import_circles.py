@@ -14,7 +14,15 @@ import grimp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout
 
-APPS = ("operations", "portal", "reporting", "ledger", "enforcement", "inspections")
+APPS = (
+    "operations",
+    "fieldwork",
+    "portal",
+    "reporting",
+    "ledger",
+    "enforcement",
+    "inspections",
+)
 APPS += ("cases", "intake", "deadlines", "outbox", "documents")
 APPS += ("jobs", "limits", "kernel")
 

@@ -25,6 +25,8 @@ class WallClockDateTimeField(forms.DateTimeField):
             wall = value
         elif isinstance(value, dt.date):
             wall = dt.datetime(value.year, value.month, value.day)  # noqa: DTZ001
+        elif not isinstance(value, str):
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
         else:
             try:
                 wall = parse_datetime(value.strip())

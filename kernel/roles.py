@@ -42,6 +42,7 @@ ROLE_MODEL_PERMISSIONS = {
         "inspections": "all",
         "enforcement": "all",
         "ledger": "all",
+        "fieldwork": "all",
     },
     Role.CLERK: {
         "kernel": "view",

@@ -30,6 +30,7 @@ urlpatterns = [
     path("inspections/", include("inspections.urls")),
     path("enforcement/", include("enforcement.urls")),
     path("staff/ledger/", include("ledger.urls")),
+    path("staff/fieldwork/", include("fieldwork.urls")),
     path("", include("deadlines.urls")),
     path("accounts/login/", StaffLoginView.as_view(), name="login"),
     path(

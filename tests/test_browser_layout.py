@@ -11,6 +11,7 @@ URLs typed, the rest by clicking the navigation and the first row of each list."
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from cases.models import Case
 from documents.models import IssuedDocument
@@ -51,6 +52,8 @@ MUST_SEE = {
     "smo: Appeals",
     "smo: Appeals → ",
     "smo: Deadlines",
+    "smo: today's work offline",
+    "smo: field work kept for a decision",
     "clerk: dashboard",
     "clerk: Cases",
     "clerk: Appeals",
@@ -170,6 +173,9 @@ _REMEDY = "main a[href*='/remedies/']"
 _REPORT = "main [data-testid='report-page-link']"
 
 
+_KEPT = "[data-testid=fieldwork-queue] a[href$='/fieldwork/kept/']"
+
+
 def _follow(page, visit, name, selector):
     """Open the first link of `selector` on this page, look, and come back."""
     link = page.locator(selector)
@@ -207,6 +213,14 @@ def walk_staff(page, role, visit, *, rows=True):
     browser_sign_in(page, role)
     page.wait_for_url("**/staff/")
     visit(page, f"{role}: dashboard")
+    if role == "smo":
+        _follow(page, visit, "smo: field work kept for a decision", _KEPT)
+        offline = page.get_by_role("link", name="Take today's work offline")
+        offline.click()
+        page.get_by_role("button", name="Take today's work offline").click()
+        page.get_by_test_id("fw-downloaded").get_by_text("Downloaded").wait_for()
+        visit(page, "smo: today's work offline")
+        page.go_back()
     outbox = page.get_by_role("main").get_by_role("link", name="Outbox")
     if outbox.count():
         outbox.first.click()
@@ -231,6 +245,8 @@ def walk_staff(page, role, visit, *, rows=True):
             _follow(page, visit, f"{role}: a report's own page", _REPORT)
     _menu(page)
     page.get_by_role("button", name="Sign out").click()
+    # Signing out first clears what the field-work page kept on this browser.
+    expect(page.get_by_role("button", name="Sign out")).to_have_count(0)
 
 
 @pytest.mark.browser

@@ -80,6 +80,7 @@ from enforcement.selectors import REMEDY_MODELS
 from enforcement.services import appeals as appeal_services
 from enforcement.services import notices as notice_services
 from enforcement.services import remedies
+from fieldwork.models import FieldRecord
 from inspections import services as fieldwork
 from inspections.models import (
     BMPRequirement,
@@ -812,6 +813,8 @@ FILL = {
     "ledger:referral_detail": pk_of(CourtReferral),
     "ledger:referral_disposition": pk_of(CourtReferral, limit=1),  # POST
     "ledger:packet": pk_of(CourtReferral),
+    "fieldwork:apply": pk_of(FieldRecord, limit=1),  # POST
+    "fieldwork:set_aside": pk_of(FieldRecord, limit=1),  # POST
     # deadlines
     "deadlines:ical": feed_tokens,
     "deadlines:detail": pk_of(Deadline, by=("status", "rule_id")),

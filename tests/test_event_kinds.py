@@ -47,4 +47,4 @@ def test_every_entry_of_the_demo_cases_reads_in_words():
 def test_the_kernel_names_only_its_own_kind():
     assert CaseEvent.Kind.choices == [("transition", "Status change")]
     values = [value for value, _ in event_kinds()]
-    assert len(values) == len(set(values)) == 18
+    assert len(values) == len(set(values)) == 19

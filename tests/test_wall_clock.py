@@ -35,7 +35,9 @@ def test_a_typed_time_is_read_as_the_village_clock_showed_it(typed, stored):
     assert WallClockDateTimeField().clean(typed) == stored
 
 
-@pytest.mark.parametrize("typed", ["yesterday", "2026-13-01T10:00", "2026-02-30"])
+@pytest.mark.parametrize(
+    "typed", ["yesterday", "2026-13-01T10:00", "2026-02-30", 20261101, ["2026-11-01"]]
+)
 def test_what_is_not_a_time_is_still_refused(typed):
     with pytest.raises(ValidationError):
         WallClockDateTimeField().clean(typed)

@@ -118,9 +118,12 @@ def inspection_record(
     access_notes: str = "",
     findings: str = "",
     expected_status: str | None = None,
+    provenance: str = "",
 ) -> Inspection:
     """Record the visit: when, who went and the access outcome (R-ACC-1).
-    Who: SMO staff. Raises ValidationError, Refused, CaseChangedError."""
+    `provenance` is added to the chronology's entry (a record made offline on a
+    phone says when it was made and received). Who: SMO staff. Raises
+    ValidationError, Refused, CaseChangedError."""
     require_role(actor, Role.SMO, doing=FIELD_WORK)
     not_future(performed_at, "performed_at", "The visit time")
     if access_outcome not in Inspection.Access.values:
@@ -149,7 +152,9 @@ def inspection_record(
         event_kind="inspection",
         summary=lambda label, was, now: (
             f"Inspection {inspection.pk} recorded: "
-            f"{outcome}" + (f" ({human_datetime(when)})" if when else "")
+            f"{outcome}"
+            + (f" ({human_datetime(when)})" if when else "")
+            + (f"; {provenance}" if provenance else "")
         ),
         detail="\n\n".join(t for t in (access_notes, findings) if t),
     )

@@ -49,9 +49,12 @@ def outfall_save(*, actor, outfall: Outfall | None = None, **fields) -> Outfall:
     return outfall
 
 
-def screening_record(*, actor, outfall, **fields) -> OutfallScreening:
-    """Record a dry-weather screening visit. Who: SMO staff. Raises
-    ValidationError (a visit in the future; flow rate without flow)."""
+def screening_record(
+    *, actor, outfall, provenance: str = "", **fields
+) -> OutfallScreening:
+    """Record a dry-weather screening visit; `provenance` as for
+    `inspection_record`. Who: SMO staff. Raises ValidationError (a visit in the
+    future; flow rate without flow)."""
     require_role(actor, Role.SMO, doing=FIELD_WORK)
     screening = OutfallScreening(outfall=outfall, screened_by=actor, **fields)
     not_future(screening.screened_at, "screened_at", "The screening visit")
@@ -77,7 +80,8 @@ def screening_record(*, actor, outfall, **fields) -> OutfallScreening:
             actor=actor,
             kind="outfall",
             summary=f"Outfall {outfall.code} screened: "
-            f"{screening.get_severity_display()}",
+            f"{screening.get_severity_display()}"
+            + (f"; {provenance}" if provenance else ""),
             subject=screening,
         )
     return screening

@@ -47,7 +47,8 @@ INSTALLED_APPS = [
     "enforcement",
     "ledger",
     "reporting",  # the annual report and the maps (above every case app)
-    "portal",  # the respondent's page (above every case app)
+    "fieldwork",  # the inspector's day offline (above every case app)
+    "portal",  # the respondent's page (above every case app; its demo prints last)
     "operations",  # the health check and the backups (above every app)
     "jobs",
 ]

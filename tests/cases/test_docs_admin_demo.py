@@ -92,6 +92,7 @@ def test_each_app_registers_its_demo_records_lower_apps_first():
         "enforcement.demo_clocks",
         "enforcement.demo",
         "ledger.demo",
+        "fieldwork.demo",
         "portal.demo",
     ]
     assert all(callable(importlib.import_module(m).load) for m in demo.modules())

@@ -1,0 +1,1 @@
+from tests.inspections.conftest import outfall, premises  # noqa: F401 (fixtures)
