@@ -1,11 +1,14 @@
-"""Demo: a visit sent from a phone for an inspection the office cancelled after
-the download, kept for the SMO to decide (issue 31). The demo's SMO also has an
+"""Demo: a visit sent from a phone, with a photo, for an inspection the office
+cancelled after the download, kept for the SMO to decide (issue 31). The demo's SMO also has an
 inspection in two days and two outfalls to take offline (inspections.demo)."""
 
 import datetime as dt
+import io
 
 from django.contrib.auth import get_user_model
+from django.core.files.base import ContentFile
 from django.utils import timezone
+from PIL import Image
 
 from cases.models import Premises
 from inspections import services as inspection_services
@@ -16,6 +19,7 @@ from .models import FieldRecord
 from .package import inspection_version
 
 DEMO_KEY = "demo-field-record-0001"
+DEMO_PHOTO_KEY = "demo-field-photo-0001"
 
 
 def load(stdout) -> None:
@@ -58,4 +62,18 @@ def load(stdout) -> None:
             "findings": "Floor drain sealed with concrete; no flow to the street.",
         },
     )
+    services.field_photo_receive(
+        actor=smo,
+        record_key=DEMO_KEY,
+        key=DEMO_PHOTO_KEY,
+        upload=_photo(),
+        caption="The floor drain, sealed",
+    )
     stdout.write("Field work demo: a visit sent from a phone, kept for the SMO.")
+
+
+def _photo() -> ContentFile:
+    """A plain grey photo, as the phone resizes one (a JPEG without metadata)."""
+    out = io.BytesIO()
+    Image.new("RGB", (640, 480), (118, 124, 130)).save(out, format="JPEG")
+    return ContentFile(out.getvalue(), name="floor-drain.jpg")

@@ -1,11 +1,13 @@
-"""What an inspector's phone sent: one row per record made on the phone, by the
-key the phone made for it (kernel.idempotency), however often it was sent."""
+"""What an inspector's phone sent: one row per record made on the phone, and
+one per photo taken with it, each by the key the phone made for it
+(kernel.idempotency), however often it was sent."""
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 
+from inspections.models import StoredPhoto
 from kernel.roles import smo_permission
 from kernel.workflow import guard
 
@@ -110,3 +112,27 @@ class FieldRecord(ConcurrentTransitionMixin, models.Model):
     )
     def set_aside(self):
         """Kept as sent, not applied: the SMO said why."""
+
+
+class FieldPhoto(StoredPhoto):
+    """A photo taken with a record on the phone (resized there), kept as
+    StoredPhoto does. Placed on the record's inspection or screening as soon as
+    the record is applied (`placed_at`); until then, or when it could not be
+    placed (`problem`), it stays here with the record."""
+
+    record = models.ForeignKey(
+        FieldRecord, on_delete=models.PROTECT, related_name="photos"
+    )
+    key = models.CharField(max_length=64, unique=True)
+    original = models.FileField(upload_to="private/fieldwork-originals/")
+    display = models.ImageField(upload_to="private/fieldwork-display/")
+    placed_at = models.DateTimeField(null=True, blank=True)
+    problem = models.TextField(
+        blank=True, help_text="Why it could not be placed with the record."
+    )
+
+    class Meta:
+        ordering = ["uploaded_at", "id"]
+
+    def __str__(self):
+        return f"Photo sent from a phone with {self.record}"

@@ -7,27 +7,36 @@ Each item carries its version: what the office had when the phone downloaded
 it. A record sent back for an item whose version changed meanwhile is kept for
 the SMO to decide (`fieldwork.services`), never applied blindly."""
 
+import base64
 import datetime as dt
 
 from django.db.models import F, Max, Prefetch
 from django.utils import timezone
+from PIL import Image
 
 from cases.models import CaseParty, Outfall
 from deadlines.models import Deadline
 from enforcement.models import NoticeRequirement, NoticeStatus
 from inspections.models import (
     Inspection,
+    InspectionPhoto,
     InspectionStatus,
     Level,
     OutfallScreening,
+    ScreeningPhoto,
 )
 from kernel.humanize import human_date, human_datetime
+from kernel.uploads import pixels_only
 
 # The inspections downloaded: those still scheduled up to this many days ahead
 # (and any earlier one not yet recorded: a visit made yesterday is recorded today).
 DAYS_AHEAD = 3
 # At most this many outfalls, the longest unscreened first.
 OUTFALLS = 60
+# The last visit's and the last screening's photos, as thumbnails kept on the
+# phone (this many at most, this many pixels on the long side).
+THUMBNAILS = 3
+THUMBNAIL_SIDE = 240
 # Notices whose requirements are still asked of the respondent.
 NOTICES_IN_FORCE = (NoticeStatus.ISSUED, NoticeStatus.NOT_COMPLIED)
 
@@ -92,6 +101,36 @@ def _last_visits(premises_ids) -> dict[int, Inspection]:
     return last
 
 
+def thumbnail(photo) -> dict:
+    """A small JPEG of a kept photo's display copy, inline (data: URL), so the
+    phone shows it without signal."""
+    with photo.display.open("rb") as stored, Image.open(stored) as image:
+        data, width, height = pixels_only(
+            image, max_side=THUMBNAIL_SIDE, fmt="JPEG", quality=70
+        )
+    return {
+        "src": "data:image/jpeg;base64," + base64.b64encode(data).decode("ascii"),
+        "width": width,
+        "height": height,
+        "caption": photo.caption,
+    }
+
+
+def _thumbnails(model, field: str, owner_ids) -> dict[int, list[dict]]:
+    """The first THUMBNAILS photos of each owner (an inspection or a screening),
+    as thumbnails, by owner id. A photo whose file is missing is left out."""
+    shown: dict[int, list[dict]] = {}
+    for photo in model.objects.filter(**{f"{field}__in": owner_ids}).order_by("id"):
+        row = shown.setdefault(getattr(photo, f"{field}_id"), [])
+        if len(row) >= THUMBNAILS:
+            continue
+        try:
+            row.append(thumbnail(photo))
+        except (OSError, ValueError):
+            continue
+    return shown
+
+
 def _case_parts(case_ids) -> tuple[dict, dict, dict]:
     """The parties, the requirements in force and the open deadlines of each
     case, by case id."""
@@ -119,7 +158,9 @@ def _case_parts(case_ids) -> tuple[dict, dict, dict]:
     return parties, requirements, deadlines
 
 
-def _inspection(inspection, last_visit, parties, requirements, deadlines) -> dict:
+def _inspection(
+    inspection, last_visit, parties, requirements, deadlines, photos
+) -> dict:
     case = inspection.case
     return {
         "id": inspection.pk,
@@ -140,6 +181,7 @@ def _inspection(inspection, last_visit, parties, requirements, deadlines) -> dic
                 "when": human_datetime(last_visit.performed_at),
                 "access": last_visit.get_access_outcome_display(),
                 "findings": last_visit.findings,
+                "photos": photos.get(last_visit.pk, []),
             }
             if last_visit
             else None
@@ -159,9 +201,15 @@ def _outfalls() -> list[dict]:
             )
         )[:OUTFALLS]
     )
+    lasts = {
+        outfall.pk: next(iter(outfall.screenings.all()), None) for outfall in outfalls
+    }
+    photos = _thumbnails(
+        ScreeningPhoto, "screening", [last.pk for last in lasts.values() if last]
+    )
     rows = []
     for outfall in outfalls:
-        last = next(iter(outfall.screenings.all()), None)
+        last = lasts[outfall.pk]
         rows.append(
             {
                 "id": outfall.pk,
@@ -176,6 +224,7 @@ def _outfalls() -> list[dict]:
                         "when": human_datetime(last.screened_at),
                         "severity": last.get_severity_display(),
                         "flow": last.get_flow_rate_display(),
+                        "photos": photos.get(last.pk, []),
                     }
                     if last
                     else None
@@ -190,6 +239,9 @@ def day_of_work(user, now: dt.datetime | None = None) -> dict:
     now = now or timezone.now()
     inspections = list(assigned_inspections(user, now))
     last_visits = _last_visits({i.premises_id for i in inspections})
+    photos = _thumbnails(
+        InspectionPhoto, "inspection", [v.pk for v in last_visits.values()]
+    )
     parties, requirements, deadlines = _case_parts(
         {i.case_id for i in inspections if i.case_id}
     )
@@ -204,6 +256,7 @@ def day_of_work(user, now: dt.datetime | None = None) -> dict:
                 parties,
                 requirements,
                 deadlines,
+                photos,
             )
             for inspection in inspections
         ],

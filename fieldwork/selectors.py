@@ -11,7 +11,7 @@ DECIDED_SHOWN = 20
 def _rows():
     return FieldRecord.objects.select_related(
         "inspector", "inspection__premises", "outfall", "decided_by"
-    )
+    ).prefetch_related("photos")
 
 
 def contents(record: FieldRecord) -> list[tuple[str, str]]:

@@ -8,24 +8,40 @@ guards and chronology) when its item is as the phone downloaded it; when the
 office changed the item since (cancelled, recorded, rescheduled, reassigned;
 an outfall taken out of service) it is kept, whole, for the SMO to apply or set
 aside. Input the office's forms would refuse is refused, and nothing is kept of
-it: the phone keeps the record and shows the refusal beside it."""
+it: the phone keeps the record and shows the refusal beside it.
 
+Photos follow their record, each with its own key: kept here (FieldPhoto) and
+placed on the inspection or the screening once the record is applied."""
+
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
 from django.utils import timezone
 
 from cases.models import Outfall
 from inspections.models import Inspection, InspectionStatus
-from inspections.services import inspection_record, sample_add, screening_record
+from inspections.services import (
+    inspection_record,
+    photo_add,
+    sample_add,
+    screening_photo_add,
+    screening_record,
+)
 from kernel.humanize import human_datetime, human_time
 from kernel.idempotency import is_key, store_once
 from kernel.roles import Role, require_role
 from kernel.timeline import record_event
+from kernel.uploads import process_image_upload
 from kernel.workflow import Refused, chronology_links, run
 
 from . import forms
-from .models import FieldRecord
+from .models import FieldPhoto, FieldRecord
 from .package import inspection_version, outfall_version
 
 SCOPE = "fieldwork"
+PHOTO_SCOPE = "fieldwork-photo"
+# The most photos one record carries (the office form takes one at a time).
+PHOTOS_MAX = 12
 DOING = "send field work"
 
 
@@ -247,6 +263,89 @@ def field_record_receive(
     return store_once(scope=SCOPE, key=key, content=content, create=create)
 
 
+def _place(photo: FieldPhoto, record: FieldRecord, *, actor) -> None:
+    """Add `photo` to its applied record's inspection or screening (through the
+    office's photo services); when the office refuses (the inspection was
+    finalized before the photo arrived), keep it here and say why."""
+    with photo.original.open("rb") as stored:
+        upload = ContentFile(stored.read(), name=photo.original_name)
+    try:
+        with transaction.atomic():
+            if record.kind == FieldRecord.Kind.VISIT:
+                photo_add(
+                    actor=actor,
+                    inspection=record.inspection,
+                    upload=upload,
+                    caption=photo.caption,
+                )
+            else:
+                screening_photo_add(
+                    actor=actor,
+                    screening=record.screening,
+                    upload=upload,
+                    caption=photo.caption,
+                )
+    except ValidationError as exc:  # Refused: the inspection was locked meanwhile
+        photo.problem = " ".join(exc.messages)
+        photo.save(update_fields=["problem"])
+        case, premises = chronology_links(record)
+        record_event(
+            case=case,
+            premises=premises,
+            actor=actor,
+            kind="fieldwork",
+            summary="Photo sent from a phone kept with the "
+            f"{record.get_kind_display().lower()}, not added: {photo.problem}",
+            subject=photo,
+        )
+        return
+    photo.placed_at = timezone.now()
+    photo.save(update_fields=["placed_at"])
+
+
+def field_photo_receive(*, actor, record_key: str, key: str, upload, caption=""):
+    """Receive a photo taken with the record `record_key` on `actor`'s phone.
+    Who: SMO staff (the inspector who sent the record). Placed with the record
+    when it is applied; kept with it while it waits for the SMO. Returns the
+    FieldPhoto; the same one when `key` was sent before with the same photo.
+    Raises Refused (not a photo, the record not received yet: nothing kept),
+    NotYours, KeyReused."""
+    require_role(actor, Role.SMO, doing=DOING)
+    if not is_key(key):
+        raise Refused.invalid({"key": "The photo has no valid key; take it again."})
+    if upload is None:
+        raise Refused.invalid({"photo": "No photo was sent."})
+    record = FieldRecord.objects.filter(key=str(record_key)).first()
+    if record is None:
+        raise Refused.invalid(
+            {"record": "Its record has not arrived yet: it is sent again after it."}
+        )
+    if record.inspector_id != actor.pk:
+        raise NotYours("This photo's record was sent by another inspector.")
+    try:
+        processed = process_image_upload(upload)
+    except ValidationError as exc:
+        raise Refused.invalid({"photo": exc.messages}) from None
+    caption = str(caption or "")[:200]
+    content = {"record": record.key, "sha256": processed.original_sha256}
+
+    def create():
+        locked = FieldRecord.objects.select_for_update().get(pk=record.pk)
+        if locked.photos.count() >= PHOTOS_MAX:
+            raise Refused.invalid(
+                {"photo": f"A record takes at most {PHOTOS_MAX} photos."}
+            )
+        photo = FieldPhoto.of(
+            processed, record=locked, key=key, caption=caption, uploaded_by=actor
+        )
+        photo.save()
+        if locked.state == FieldRecord.State.APPLIED:
+            _place(photo, locked, actor=actor)
+        return photo
+
+    return store_once(scope=PHOTO_SCOPE, key=key, content=content, create=create)
+
+
 def field_record_apply(*, actor, record: FieldRecord) -> FieldRecord:
     """Apply a kept record as it was sent, through the office's own services (a
     visit only to an inspection still scheduled). Who: SMO staff. Raises
@@ -270,6 +369,8 @@ def field_record_apply(*, actor, record: FieldRecord) -> FieldRecord:
         else:
             _apply_screening(locked, actor=actor, words=words)
             locked.save(update_fields=["screening"])
+        for photo in locked.photos.filter(placed_at=None):
+            _place(photo, locked, actor=actor)
 
     return run(
         record,

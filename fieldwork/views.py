@@ -4,7 +4,7 @@ of records kept for a decision. Mounted at /staff/fieldwork/."""
 import json
 
 from django.core.exceptions import ValidationError
-from django.http import JsonResponse
+from django.http import FileResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.dateparse import parse_datetime
@@ -15,7 +15,7 @@ from kernel.idempotency import KeyReused
 from kernel.roles import Role, has_role, role_required
 
 from . import forms, selectors, services
-from .models import FieldRecord
+from .models import FieldPhoto, FieldRecord
 from .package import day_of_work
 
 # The largest record a phone sends (its words; photos come another way).
@@ -55,11 +55,16 @@ def page(request):
 @require_GET
 def service_worker(request):
     """The service worker that keeps the page and its files for use without
-    signal (Workbox, static/vendor/workbox). Public: it names only static files."""
+    signal (Workbox, static/vendor/workbox) and sends the records waiting on a
+    background sync. Public: it names only static files and our addresses."""
     response = render(
         request,
         "fieldwork/sw.js",
-        {"page_url": reverse("fieldwork:page")},
+        {
+            "page_url": reverse("fieldwork:page"),
+            "send_url": reverse("fieldwork:receive"),
+            "photos_url": reverse("fieldwork:receive_photo", args=["KEY"]),
+        },
         content_type="text/javascript; charset=utf-8",
     )
     response["Cache-Control"] = "no-cache"
@@ -128,6 +133,52 @@ def receive(request):
             "problem": record.problem,
         }
     )
+
+
+def _photo_answer(photo: FieldPhoto) -> dict:
+    if photo.placed_at:
+        words = "added to the " + (
+            "inspection" if photo.record.kind == FieldRecord.Kind.VISIT else "screening"
+        )
+    elif photo.problem:
+        words = f"kept for the SMO: {photo.problem}"
+    else:
+        words = "kept with the record for the SMO"
+    return {"key": photo.key, "placed": bool(photo.placed_at), "state_words": words}
+
+
+@require_POST
+def receive_photo(request, key):
+    """One photo of the record `key` (multipart: its own key, the photo): 200
+    however often it is sent; 400 with the refusal (not a photo, its record not
+    received yet); 401/403; 409 for a key reused."""
+    refused = _inspector(request)
+    if refused is not None:
+        return refused
+    try:
+        photo = services.field_photo_receive(
+            actor=request.user,
+            record_key=key,
+            key=request.POST.get("key", ""),
+            upload=request.FILES.get("photo"),
+            caption=request.POST.get("caption", ""),
+        )
+    except services.NotYours as exc:
+        return _refusal(403, exc.sentence)
+    except KeyReused as exc:
+        return _refusal(409, exc.sentence)
+    except ValidationError as exc:
+        errors = refusal_errors(exc)
+        return _refusal(400, " ".join(errors.pop("", [])) or "Not sent.", errors)
+    return JsonResponse(_photo_answer(photo))
+
+
+@role_required(Role.SMO)
+@require_GET
+def photo(request, pk):
+    """A photo kept with a record: the display copy (no metadata)."""
+    kept_photo = get_object_or_404(FieldPhoto, pk=pk)
+    return FileResponse(kept_photo.display.open("rb"), content_type="image/jpeg")
 
 
 @role_required(Role.SMO)

@@ -35,6 +35,12 @@ urlpatterns = [
     path("outfalls/<int:pk>/edit/", views.outfall_edit, name="outfall_edit"),
     path("outfalls/<int:pk>/screen/", views.screening_new, name="screening_new"),
     path("screenings/<int:pk>/", views.screening_detail, name="screening_detail"),
+    path(
+        "screenings/<int:pk>/photos/",
+        views.screening_photo_new,
+        name="screening_photo_new",
+    ),
+    path("screening-photos/<int:pk>/", views.screening_photo, name="screening_photo"),
     path("spills/", views.spill_list, name="spill_list"),
     path("spills/new/", views.spill_new, name="spill_new"),
     path("spills/<int:pk>/", views.spill_detail, name="spill_detail"),

@@ -80,7 +80,7 @@ from enforcement.selectors import REMEDY_MODELS
 from enforcement.services import appeals as appeal_services
 from enforcement.services import notices as notice_services
 from enforcement.services import remedies
-from fieldwork.models import FieldRecord
+from fieldwork.models import FieldPhoto, FieldRecord
 from inspections import services as fieldwork
 from inspections.models import (
     BMPRequirement,
@@ -90,6 +90,7 @@ from inspections.models import (
     InspectionPhoto,
     MonitoringEquipment,
     OutfallScreening,
+    ScreeningPhoto,
     SpillNotification,
     WarrantApplication,
 )
@@ -326,6 +327,12 @@ def build_world() -> World:
         inspection=Inspection.objects.filter(facility=facility).first(),
         upload=_jpeg(),
         caption="Catch basin",
+    )
+    fieldwork.screening_photo_add(
+        actor=smo,
+        screening=OutfallScreening.objects.order_by("pk").first(),
+        upload=_jpeg("outfall.jpg"),
+        caption="Pipe end",
     )
     fieldwork.proof_request_create(
         actor=smo,
@@ -767,6 +774,8 @@ FILL = {
     "inspections:outfall_edit": pk_of(Outfall, limit=1),
     "inspections:screening_new": pk_of(Outfall, limit=1),
     "inspections:screening_detail": pk_of(OutfallScreening),
+    "inspections:screening_photo": pk_of(ScreeningPhoto),
+    "inspections:screening_photo_new": pk_of(OutfallScreening, limit=1),  # POST
     "inspections:spill_detail": pk_of(SpillNotification),
     "inspections:spill_step": first_of(SpillNotification, name="close"),  # POST
     "inspections:spill_open_case": pk_of(SpillNotification, limit=1),  # POST
@@ -814,6 +823,10 @@ FILL = {
     "ledger:referral_disposition": pk_of(CourtReferral, limit=1),  # POST
     "ledger:packet": pk_of(CourtReferral),
     "fieldwork:apply": pk_of(FieldRecord, limit=1),  # POST
+    "fieldwork:receive_photo": lambda: [
+        {"key": FieldRecord.objects.order_by("pk").values_list("key", flat=True)[0]}
+    ],  # POST
+    "fieldwork:photo": pk_of(FieldPhoto),
     "fieldwork:set_aside": pk_of(FieldRecord, limit=1),  # POST
     # deadlines
     "deadlines:ical": feed_tokens,

@@ -1,5 +1,5 @@
 from .approvals import DischargeApproval, DyeTestNotice
-from .common import LockedRecordError
+from .common import LockedRecordError, StoredPhoto
 from .facilities import (
     CONSTRUCTION_MIN_ACRES,
     BMPRequirement,
@@ -17,7 +17,7 @@ from .inspections import (
     WarrantApplication,
     WarrantStatus,
 )
-from .outfalls import Level, OutfallScreening
+from .outfalls import Level, OutfallScreening, ScreeningPhoto
 from .spills import SpillNotification, SpillStatus
 
 __all__ = [
@@ -37,6 +37,8 @@ __all__ = [
     "MonitoringEquipment",
     "OutfallScreening",
     "Sample",
+    "StoredPhoto",
+    "ScreeningPhoto",
     "SpillNotification",
     "SpillStatus",
     "WarrantApplication",

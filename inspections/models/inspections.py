@@ -10,7 +10,7 @@ from django_fsm import ConcurrentTransitionMixin, FSMField, transition
 from kernel.humanize import human_short_date
 from kernel.workflow import guard
 
-from .common import LockedRecordError, is_smo
+from .common import LockedRecordError, StoredPhoto, is_smo
 
 
 class InspectionStatus(models.TextChoices):
@@ -328,24 +328,14 @@ class Sample(_InspectionPart):
         return plain_decimal(self.value)
 
 
-class InspectionPhoto(_InspectionPart):
-    """A photo from an inspection: private original with its SHA-256, re-encoded
-    display copy without metadata, served only through a role-checked view."""
+class InspectionPhoto(_InspectionPart, StoredPhoto):
+    """A photo from an inspection (StoredPhoto)."""
 
     inspection = models.ForeignKey(
         Inspection, on_delete=models.PROTECT, related_name="photos"
     )
-    caption = models.CharField(max_length=200, blank=True)
     original = models.FileField(upload_to="private/inspection-originals/")
-    original_sha256 = models.CharField(max_length=64)
-    original_name = models.CharField(max_length=200)
     display = models.ImageField(upload_to="private/inspection-display/")
-    width = models.PositiveIntegerField()
-    height = models.PositiveIntegerField()
-    uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )
-    uploaded_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self):
         return f"Photo {self.pk} of inspection {self.inspection_id}"

@@ -7,6 +7,8 @@ from django.utils import timezone
 
 from kernel.humanize import human_short_date
 
+from .common import StoredPhoto
+
 
 class Level(models.TextChoices):
     NONE = "none", "None"
@@ -117,3 +119,20 @@ class OutfallScreening(models.Model):
         if self.severity in {self.Severity.SUSPECT, self.Severity.OBVIOUS}:
             return True
         return self.flow_present and bool(self.indicators_present)
+
+
+class ScreeningPhoto(StoredPhoto):
+    """A photo taken at a screening (StoredPhoto): the pipe end, the flow, the
+    stain, as the inspector saw it."""
+
+    screening = models.ForeignKey(
+        OutfallScreening, on_delete=models.PROTECT, related_name="photos"
+    )
+    original = models.FileField(upload_to="private/screening-originals/")
+    display = models.ImageField(upload_to="private/screening-display/")
+
+    class Meta:
+        ordering = ["uploaded_at", "id"]
+
+    def __str__(self):
+        return f"Photo {self.pk} of screening {self.screening_id}"

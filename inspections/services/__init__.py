@@ -32,7 +32,12 @@ from .inspections import (
     warrant_start,
     warrant_update_draft,
 )
-from .outfalls import outfall_save, screening_open_case, screening_record
+from .outfalls import (
+    outfall_save,
+    screening_open_case,
+    screening_photo_add,
+    screening_record,
+)
 from .spills import (
     spill_close,
     spill_mark_confirmation_missing,
@@ -65,6 +70,7 @@ __all__ = [
     "proof_request_create",
     "sample_add",
     "screening_open_case",
+    "screening_photo_add",
     "screening_record",
     "spill_close",
     "spill_mark_confirmation_missing",

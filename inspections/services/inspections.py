@@ -292,16 +292,8 @@ def photo_add(*, actor, inspection, upload, caption: str = "") -> InspectionPhot
     processed = process_image_upload(upload)
     with transaction.atomic():
         locked = Inspection.objects.select_for_update().get(pk=inspection.pk)
-        photo = InspectionPhoto(
-            inspection=locked,
-            caption=caption,
-            original=processed.original,
-            original_sha256=processed.original_sha256,
-            original_name=processed.original_name,
-            display=processed.display,
-            width=processed.width,
-            height=processed.height,
-            uploaded_by=actor,
+        photo = InspectionPhoto.of(
+            processed, inspection=locked, caption=caption, uploaded_by=actor
         )
         photo.save()
         record_on(

@@ -7,9 +7,10 @@ from cases.models import CaseKind, CaseSource, Outfall
 from cases.services import case_open
 from kernel.humanize import human_short_date
 from kernel.roles import Role, require_role
+from kernel.uploads import process_image_upload
 from kernel.workflow import Refused
 
-from ..models import Level, OutfallScreening
+from ..models import Level, OutfallScreening, ScreeningPhoto
 from ._common import FIELD_WORK, local_date, not_future, record_on
 
 OUTFALL_FIELDS = (
@@ -85,6 +86,31 @@ def screening_record(
             subject=screening,
         )
     return screening
+
+
+def screening_photo_add(
+    *, actor, screening, upload, caption: str = ""
+) -> ScreeningPhoto:
+    """Attach a photo to a screening: decoded, re-encoded without metadata,
+    original kept privately with its SHA-256. Who: SMO staff. Raises
+    ValidationError (not a photo we can read)."""
+    require_role(actor, Role.SMO, doing=FIELD_WORK)
+    processed = process_image_upload(upload)
+    with transaction.atomic():
+        photo = ScreeningPhoto.of(
+            processed, screening=screening, caption=caption, uploaded_by=actor
+        )
+        photo.save()
+        record_on(
+            photo,
+            of=screening,
+            actor=actor,
+            kind="outfall",
+            summary=f"Outfall {screening.outfall.code} screening photo added "
+            f"({processed.original_name})",
+            detail=f"SHA-256 {processed.original_sha256}",
+        )
+    return photo
 
 
 def screening_open_case(*, actor, screening):

@@ -33,6 +33,8 @@ from .outfalls import (  # noqa: F401
     outfall_list,
     screening_detail,
     screening_new,
+    screening_photo,
+    screening_photo_new,
 )
 from .spills import (  # noqa: F401
     approval_list,

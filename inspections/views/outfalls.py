@@ -1,8 +1,10 @@
 """The outfall inventory and dry-weather screenings (R-DEF-2)."""
 
 from django.db.models import Prefetch
+from django.http import FileResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.views.decorators.http import require_POST
 
 from cases.models import Outfall
 from jobs import exports
@@ -11,9 +13,7 @@ from kernel.roles import CASE_READERS, Role, has_role
 
 from .. import forms, selectors, services
 from ..exports import OUTFALLS
-from ..models import (
-    OutfallScreening,
-)
+from ..models import OutfallScreening, ScreeningPhoto
 from .common import (
     _case_redirect,
     _form_page,
@@ -136,11 +136,33 @@ def screening_new(request, pk):
     )
 
 
+def _screening(pk):
+    return get_object_or_404(
+        OutfallScreening.objects.select_related(
+            "outfall", "case", "screened_by"
+        ).prefetch_related("photos"),
+        pk=pk,
+    )
+
+
+def _screening_page(request, screening, *, photo_form=None, status=200):
+    can_write = has_role(request.user, Role.SMO)
+    return render(
+        request,
+        "inspections/screening_detail.html",
+        {
+            "screening": screening,
+            "photos": screening.photos.all(),
+            "can_write": can_write,
+            "photo_form": photo_form or (forms.PhotoForm() if can_write else None),
+        },
+        status=status,
+    )
+
+
 @staff_page
 def screening_detail(request, pk):
-    screening = get_object_or_404(
-        OutfallScreening.objects.select_related("outfall", "case", "screened_by"), pk=pk
-    )
+    screening = _screening(pk)
     if request.method == "POST":
         case = attempt(
             request,
@@ -152,8 +174,33 @@ def screening_detail(request, pk):
         )
         back = redirect("inspections:screening_detail", pk)
         return back if case is None else _case_redirect(case)
-    return render(
+    return _screening_page(request, screening)
+
+
+@staff_page
+@require_POST
+def screening_photo_new(request, pk):
+    """Add a photo to a screening (one taken on a camera, or sent by e-mail)."""
+    screening = _screening(pk)
+    form = forms.PhotoForm(request.POST, request.FILES)
+    photo = attempt(
         request,
-        "inspections/screening_detail.html",
-        {"screening": screening, "can_write": has_role(request.user, Role.SMO)},
+        form,
+        lambda: services.screening_photo_add(
+            actor=request.user,
+            screening=screening,
+            upload=form.cleaned_data["photo"],
+            caption=form.cleaned_data["caption"],
+        ),
+        success="Photo added.",
     )
+    if photo is None:
+        return _screening_page(request, screening, photo_form=form, status=400)
+    return redirect("inspections:screening_detail", pk)
+
+
+@staff_page
+def screening_photo(request, pk):
+    """The re-encoded display copy (no metadata), only for staff who may read."""
+    photo = get_object_or_404(ScreeningPhoto, pk=pk)
+    return FileResponse(photo.display.open("rb"), content_type="image/jpeg")

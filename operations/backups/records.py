@@ -19,6 +19,8 @@ HASHED_FILES = [
     ("documents.IssuedDocument", "pdf", "sha256", "issued documents"),
     ("intake.ReportPhoto", "original", "original_sha256", "report photos"),
     ("inspections.InspectionPhoto", "original", "original_sha256", "inspection photos"),
+    ("inspections.ScreeningPhoto", "original", "original_sha256", "screening photos"),
+    ("fieldwork.FieldPhoto", "original", "original_sha256", "photos sent from phones"),
     ("cases.Attachment", "file", "sha256", "case attachments"),
     ("enforcement.AppealDocument", "file", "sha256", "appeal documents"),
 ]

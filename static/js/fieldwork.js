@@ -5,11 +5,18 @@
    IndexedDB (idb, static/vendor/idb). Each visit or screening recorded here is
    saved on the phone at once, listed as waiting, and sent by itself when there
    is signal: on "Send now", when the phone comes back online, every half minute
-   while the page is open and when the page is opened. Each record carries the
+   while the page is open and when the page is opened; with the page closed, by
+   the service worker on a background sync (js/fieldwork-outbox.js does the
+   sending for both). Each record carries the
    key made for it here, so a record sent twice is stored once
    (kernel.idempotency). The office's answer is shown beside the record: sent,
    kept for the SMO (the office changed the item since the download), or what to
    correct (then "Correct it" opens it again, nothing else lost).
+
+   Photos taken with a record are made smaller here (at most PHOTO_SIDE pixels
+   on the long side, JPEG, which also leaves the camera's metadata behind),
+   kept with the record as it waits, and sent one by one after its record has
+   its answer, each with its own key.
 
    The service worker (fieldwork/templates/fieldwork/sw.js, Workbox) keeps this
    page and its files, so the page opens without signal. Signing out deletes
@@ -18,12 +25,13 @@
   "use strict";
 
   var root = document.getElementById("fieldwork");
-  if (!root || !window.idb || !window.fetch || !window.indexedDB || !window.Promise) { return; }
+  if (!root || !window.idb || !window.fieldworkOutbox || !window.fetch || !window.indexedDB ||
+      !window.Promise) { return; }
 
   var USER = root.dataset.user;
   var RETRY_MS = 30000;
+  var PHOTO_SIDE = 1600;
   var UNSENT_KEY = "ms4-fieldwork-unsent";
-  var UNSENT = { waiting: true, sending: true, refused: true };
   var WORDS = {
     waiting: "waiting to send",
     sending: "sending",
@@ -47,7 +55,9 @@
   var status = el("fw-status");
   var editor = el("fw-editor");
   var forms = { visit: el("fw-visit"), screening: el("fw-screening") };
+  var SYNC_TAG = "fieldwork-send";
   var sending = false;
+  var again = false;  // "Send now" (or the signal back) while a round was on
   var editing = null;  // {kind, item, key} of the record in the editor
 
   function say(message, kind) {
@@ -84,25 +94,39 @@
   }
 
   // --- what is kept on the phone ------------------------------------------------
+  var outbox = window.fieldworkOutbox({
+    db: db,
+    sendUrl: root.dataset.sendUrl,
+    photosUrl: root.dataset.photosUrl,
+    csrfToken: csrfToken,
+    changed: function () { return render(); },
+    signedOut: function () { return signedOut(); }
+  });
+  var putRecord = outbox.putRecord;
+
   function getPackage() {
     return db.then(function (base) { return base.get("package", "day"); });
-  }
-
-  function allRecords() {
-    return db.then(function (base) { return base.getAll("records"); }).then(function (rows) {
-      return rows.sort(function (a, b) {
-        return a.recorded_on_site_at < b.recorded_on_site_at ? -1 : 1;
-      });
-    });
-  }
-
-  function putRecord(record) {
-    return db.then(function (base) { return base.put("records", record); });
   }
 
   // --- the lists -------------------------------------------------------------------
   function line(parent, text, className) {
     if (text) { parent.appendChild(node("div", text, className || "small")); }
+  }
+
+  // The last visit's or screening's photos, kept on the phone as thumbnails.
+  function thumbnails(parent, photos, what) {
+    if (!photos || !photos.length) { return; }
+    var row = node("div", "", "d-flex flex-wrap gap-2 my-1");
+    row.dataset.testid = "fw-thumbnails";
+    photos.forEach(function (photo) {
+      var img = node("img", "", "rounded");
+      img.src = photo.src;
+      img.width = photo.width;
+      img.height = photo.height;
+      img.alt = photo.caption || what;
+      row.appendChild(img);
+    });
+    parent.appendChild(row);
   }
 
   function renderInspection(item) {
@@ -123,6 +147,7 @@
     if (item.last_visit) {
       line(li, "Last visit " + item.last_visit.when + " (" + item.last_visit.access + "): " +
         (item.last_visit.findings || "no findings written"));
+      thumbnails(li, item.last_visit.photos, "Photo of the last visit");
     }
     li.appendChild(button("Record the visit", "btn btn-primary btn-sm mt-2", function () {
       openEditor("visit", item, null);
@@ -138,6 +163,7 @@
     line(li, item.last_screening
       ? "Last screened " + item.last_screening.when + ": " + item.last_screening.severity
       : "Never screened.");
+    if (item.last_screening) { thumbnails(li, item.last_screening.photos, "Photo of the last screening"); }
     li.appendChild(button("Record a screening", "btn btn-primary btn-sm mt-2", function () {
       openEditor("screening", item, null);
     }));
@@ -159,6 +185,20 @@
     Object.keys(record.errors || {}).forEach(function (field) {
       line(li, labelOf(record.kind, field) + ": " + record.errors[field].join(" "), "small text-danger");
     });
+    (record.photos || []).forEach(function (photo, index) {
+      var row = node("div", "Photo " + (index + 1) + " (" + photo.name + "): " +
+        (photo.words || WORDS[photo.state] || photo.state), "small" + (photo.state === "refused" ? " text-danger" : ""));
+      row.dataset.testid = "fw-photo";
+      row.dataset.state = photo.state;
+      if (photo.state === "refused") {
+        row.appendChild(document.createTextNode(" "));
+        row.appendChild(button("Remove it", "btn btn-link btn-sm p-0 align-baseline", function () {
+          record.photos = record.photos.filter(function (p) { return p.key !== photo.key; });
+          putRecord(record).then(render);
+        }));
+      }
+      li.appendChild(row);
+    });
     if (record.state === "refused" && record.user === USER) {
       li.appendChild(button("Correct it", "btn btn-outline-primary btn-sm mt-2", function () {
         openEditor(record.kind, items[record.kind + record.item] || {
@@ -175,7 +215,7 @@
   }
 
   function render() {
-    return Promise.all([getPackage(), allRecords()]).then(function (both) {
+    return Promise.all([getPackage(), outbox.allRecords()]).then(function (both) {
       var day = both[0];
       var records = both[1];
       var items = {};
@@ -198,12 +238,12 @@
       } else {
         el("fw-downloaded").textContent = "Nothing downloaded on this phone yet.";
       }
-      var outbox = el("fw-outbox");
-      outbox.textContent = "";
-      records.forEach(function (record) { outbox.appendChild(renderRecord(record, items)); });
+      var list = el("fw-outbox");
+      list.textContent = "";
+      records.forEach(function (record) { list.appendChild(renderRecord(record, items)); });
       el("fw-outbox-empty").classList.toggle("d-none", records.length > 0);
-      var unsent = records.filter(function (r) { return UNSENT[r.state]; }).length;
-      try { window.localStorage.setItem(UNSENT_KEY, String(unsent)); } catch (e) { /* private mode */ }
+      var waiting = records.filter(outbox.unsent).length;
+      try { window.localStorage.setItem(UNSENT_KEY, String(waiting)); } catch (e) { /* private mode */ }
     });
   }
 
@@ -253,6 +293,7 @@
     var form = forms[kind];
     Object.keys(forms).forEach(function (k) { forms[k].classList.toggle("d-none", k !== kind); });
     form.reset();
+    form.querySelector(".fw-photos").value = "";
     el("fw-samples").textContent = "";
     el("fw-editor-h").textContent = record ? "Correct: " + record.label : titleOf(kind, item);
     var fields = record ? record.fields : {};
@@ -321,12 +362,40 @@
     return fields;
   }
 
+  // A photo made smaller on the phone: drawn on a canvas at most PHOTO_SIDE on
+  // its long side and kept as a JPEG (no camera metadata). A file the phone
+  // cannot draw is kept as it is: the office says what is wrong with it.
+  function smaller(file) {
+    if (!window.createImageBitmap) { return Promise.resolve(file); }
+    return window.createImageBitmap(file).then(function (bitmap) {
+      var scale = Math.min(1, PHOTO_SIDE / Math.max(bitmap.width, bitmap.height));
+      var canvas = document.createElement("canvas");
+      canvas.width = Math.round(bitmap.width * scale);
+      canvas.height = Math.round(bitmap.height * scale);
+      canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+      if (bitmap.close) { bitmap.close(); }
+      return new Promise(function (resolve) {
+        canvas.toBlob(function (blob) { resolve(blob || file); }, "image/jpeg", 0.85);
+      });
+    }, function () { return file; });
+  }
+
+  function photosOf(form) {
+    var files = Array.prototype.slice.call(form.querySelector(".fw-photos").files || []);
+    return Promise.all(files.map(function (file) {
+      return smaller(file).then(function (blob) {
+        return { key: newKey(), name: file.name || "photo.jpg", blob: blob, state: "waiting", words: "" };
+      });
+    }));
+  }
+
   function save(event) {
     event.preventDefault();
     var form = event.target;
     if (!form.reportValidity()) { return; }
     var kind = editing.kind;
     var item = editing.item;
+    var kept = editing.record ? (editing.record.photos || []) : [];
     var record = {
       key: editing.key || newKey(),
       user: USER,
@@ -338,11 +407,22 @@
       fields: withPosition(fieldsOf(form), editing.position),
       state: "waiting",
       message: "",
-      errors: {}
+      errors: {},
+      photos: kept
     };
-    putRecord(record).then(function () {
-      editor.classList.add("d-none");
-      editing = null;
+    var saved = editing;
+    var button = form.querySelector('button[type="submit"]');
+    button.disabled = true;  // the photos take a moment to make smaller
+    say("Saving on this phone…");
+    photosOf(form).then(function (taken) {
+      record.photos = kept.concat(taken);
+      return putRecord(record);
+    }).then(function () {
+      button.disabled = false;
+      if (editing === saved) {  // not another item opened meanwhile
+        editor.classList.add("d-none");
+        editing = null;
+      }
       return render();
     }).then(function () {
       say(navigator.onLine
@@ -352,85 +432,36 @@
     });
   }
 
-  // --- sending -----------------------------------------------------------------------
-  function answer(record, response) {
-    if (response.status === 401) { return null; }
-    if (response.status >= 500) { throw new Error(String(response.status)); }
-    return response.json().then(function (body) {
-      if (response.ok) {
-        record.state = body.state === "applied" ? "sent" : "attention";
-        record.message = body.state === "applied" ? "" : body.problem;
-        record.errors = {};
-      } else {
-        record.state = "refused";
-        record.message = body.message || "Refused.";
-        record.errors = body.errors || {};
-      }
-      return record;
-    });
-  }
-
-  function sendOne(record) {
-    record.state = "sending";
-    return putRecord(record).then(render).then(function () {
-      return fetch(root.dataset.sendUrl, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-        body: JSON.stringify({
-          key: record.key,
-          kind: record.kind,
-          item: record.item,
-          version: record.version,
-          recorded_on_site_at: record.recorded_on_site_at,
-          fields: record.fields
-        })
-      });
-    }).then(function (response) {
-      return answer(record, response);
-    }).then(function (done) {
-      if (done === null) {
-        record.state = "waiting";
-        return putRecord(record).then(signedOut).then(function () { throw new Error("signed out"); });
-      }
-      return putRecord(done);
-    }, function (error) {
-      record.state = "waiting";
-      record.message = "Not sent yet: it will be sent when the office answers.";
-      return putRecord(record).then(function () { throw error; });
-    });
+  // --- sending (js/fieldwork-outbox.js) ----------------------------------------------
+  // With the page closed, the service worker sends when the signal returns
+  // (a background sync, where the browser has it).
+  function sendLater() {
+    if (!("serviceWorker" in navigator)) { return; }
+    navigator.serviceWorker.getRegistration(root.dataset.pageUrl).then(function (registration) {
+      return registration && registration.sync && registration.sync.register(SYNC_TAG);
+    }).catch(function () { /* no background sync: the page sends when opened */ });
   }
 
   function sendAll() {
-    if (sending || !navigator.onLine) { return; }
+    if (sending) { again = true; return; }  // one more round after this one
+    if (!navigator.onLine) { sendLater(); return; }
     sending = true;
-    allRecords().then(function (records) {
-      var mine = records.filter(function (r) {
-        return r.user === USER && (r.state === "waiting" || r.state === "sending");
-      });
-      var failed = 0;
-      // One at a time; one that does not get through (its answer lost, the
-      // office busy) waits for the next round without holding the others.
-      return mine.reduce(function (chain, record) {
-        return chain.then(function () {
-          return sendOne(record).catch(function (error) {
-            if (error.message === "signed out") { throw error; }
-            failed += 1;
-          });
-        });
-      }, Promise.resolve()).then(function () {
-        if (!mine.length) { return; }
-        if (failed) {
-          say(failed + " record(s) did not get through; they are sent again by themselves, or press Send now.", "warning");
-        } else {
-          say("Sent. The office's answer is beside each record.", "success");
-        }
-      });
+    again = false;
+    outbox.sendWaiting(USER).then(function (result) {
+      if (!result.tried) { return; }
+      if (result.failed) {
+        sendLater();
+        say(result.failed + " record(s) did not get through; they are sent again by themselves, or press Send now.", "warning");
+      } else {
+        say("Sent. The office's answer is beside each record.", "success");
+      }
     }).catch(function () {
       /* signed out: the records are kept until the inspector signs in again */
     }).then(function () {
       sending = false;
       return render();
+    }).then(function () {
+      if (again) { sendAll(); }
     });
   }
 
@@ -463,7 +494,16 @@
     b.addEventListener("click", function () { editor.classList.add("d-none"); editing = null; });
   });
   window.addEventListener("online", sendAll);
+  // Put away or closed with something unsent: the service worker takes over.
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "hidden") { return; }
+    outbox.allRecords().then(function (records) {
+      if (records.some(outbox.unsent)) { sendLater(); }
+    });
+  });
   window.setInterval(sendAll, RETRY_MS);
+  // The service worker sends with the token of the last page opened.
+  db.then(function (base) { return base.put("package", csrfToken(), "csrf"); });
   keepPageOffline();
   render().then(sendAll);
 }());

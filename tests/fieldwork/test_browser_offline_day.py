@@ -1,22 +1,33 @@
 """An inspector's day without signal (issue 31), in headless Chromium at phone
 and desktop size, by clicking only what the pages show: from the dashboard,
 take the day's work offline; without signal record a visit with a sample and an
-outfall screening, reload the page (the service worker serves it) and find them
-still waiting; back online they are sent, each stored once, even when the
+outfall screening, each with a photo (made smaller on the phone), reload the page (the service worker serves it) and find them
+still waiting; back online they are sent, each stored once, the photos after their record
+and placed on the inspection and the screening, even when the
 office's first answer is lost on the way. A visit for an inspection the office
 cancelled meanwhile comes back "kept for the SMO"; signing out with a record
 unsent asks first, then deletes what the phone kept."""
 
 import datetime as dt
+import io
 import re
+import time
 
 import pytest
 from django.utils import timezone
+from PIL import Image
 from playwright.sync_api import expect
 
-from fieldwork.models import FieldRecord
+from fieldwork.models import FieldPhoto, FieldRecord
 from inspections import services as inspection_svc
-from inspections.models import Inspection, InspectionStatus, OutfallScreening, Sample
+from inspections.models import (
+    Inspection,
+    InspectionPhoto,
+    InspectionStatus,
+    OutfallScreening,
+    Sample,
+    ScreeningPhoto,
+)
 from kernel.roles import Role
 from tests.conftest import browser_sign_in, make_user
 from tests.enforcement.test_browser_remedies import labelled, nav
@@ -46,6 +57,13 @@ def wall_clock(ago: dt.timedelta) -> str:
     return f"{timezone.localtime(timezone.now() - ago):%Y-%m-%dT%H:%M}"
 
 
+def camera_photo(name: str, size=(3000, 2000)) -> dict:
+    """A photo as a phone's camera makes it (larger than the office keeps)."""
+    out = io.BytesIO()
+    Image.new("RGB", size, (90, 120, 60)).save(out, format="JPEG")
+    return {"name": name, "mimeType": "image/jpeg", "buffer": out.getvalue()}
+
+
 def open_the_day(page, size):
     """Sign in, then from the dashboard to the field-work page, kept for offline
     use, with the day's work downloaded."""
@@ -59,7 +77,7 @@ def open_the_day(page, size):
     expect(page.get_by_test_id("fw-downloaded")).to_contain_text("Downloaded")
 
 
-def record_visit(page, inspection, *, sample=True):
+def record_visit(page, inspection, *, sample=True, photo=None):
     card = page.get_by_test_id(f"fw-inspection-{inspection.pk}")
     card.get_by_role("button", name="Record the visit").click()
     form = page.locator("#fw-visit")
@@ -73,10 +91,12 @@ def record_visit(page, inspection, *, sample=True):
         form.get_by_role("button", name="Add a sample").click()
         form.get_by_label("What is tested").fill("E. coli")
         form.get_by_label("Bottle id (chain of custody)").fill("B-0142")
+    if photo:
+        form.get_by_label("Photos").set_input_files(photo)
     form.get_by_role("button", name="Save on this phone").click()
 
 
-def record_screening(page, outfall):
+def record_screening(page, outfall, *, photo=None):
     card = page.get_by_test_id(f"fw-outfall-{outfall.pk}")
     card.get_by_role("button", name="Record a screening").click()
     form = page.locator("#fw-screening")
@@ -91,6 +111,8 @@ def record_screening(page, outfall):
     form.get_by_label(labelled("Overall severity")).select_option(
         label="Potential (indicators present)"
     )
+    if photo:
+        form.get_by_label("Photos").set_input_files(photo)
     form.get_by_role("button", name="Save on this phone").click()
 
 
@@ -114,9 +136,13 @@ def test_a_day_recorded_without_signal_is_sent_once_when_the_signal_returns(
     open_the_day(page, size)
 
     page.context.set_offline(True)
-    record_visit(page, todays)
-    record_screening(page, outfall)
+    record_visit(page, todays, photo=camera_photo("drain.jpg"))
+    expect(outbox(page, "waiting")).to_have_count(1)
+    record_screening(page, outfall, photo=camera_photo("pipe-end.jpg"))
     expect(outbox(page, "waiting")).to_have_count(2)
+    expect(
+        page.get_by_test_id("fw-photo").and_(page.locator("[data-state=waiting]"))
+    ).to_have_count(2)
 
     # The page opens again without signal: the service worker keeps it.
     page.reload()
@@ -139,12 +165,24 @@ def test_a_day_recorded_without_signal_is_sent_once_when_the_signal_returns(
 
     page.route(re.compile(r"/staff/fieldwork/records/$"), lose_first_answer)
     page.context.set_offline(False)
-    expect(outbox(page, "sent")).to_have_count(1)  # the screening
+    expect(outbox(page, "sent")).to_have_count(1, timeout=15000)  # the screening
     assert lost
     page.get_by_role("button", name="Send now").click()
-    expect(outbox(page, "sent")).to_have_count(2)
+    # Photos are re-encoded in the office: seconds on a busy machine.
+    expect(outbox(page, "sent")).to_have_count(2, timeout=15000)
+    photos = page.get_by_test_id("fw-photo")
+    expect(photos.and_(page.locator("[data-state=sent]"))).to_have_count(
+        2, timeout=15000
+    )
+    expect(photos.first).to_contain_text("sent, added to the")
 
     assert FieldRecord.objects.count() == 2
+    # Each photo once, placed where the office looks for it, made smaller on
+    # the phone (3000 × 2000 taken, 1600 wide kept).
+    assert FieldPhoto.objects.exclude(placed_at=None).count() == 2
+    inspection_photo = InspectionPhoto.objects.get(inspection=todays)
+    assert (inspection_photo.width, inspection_photo.height) == (1600, 1067)
+    assert ScreeningPhoto.objects.get().original_name == "pipe-end.jpg"
     assert Inspection.objects.get(pk=todays.pk).status == InspectionStatus.RECORDED
     assert [s.chain_of_custody_number for s in Sample.objects.all()] == ["B-0142"]
     screening = OutfallScreening.objects.get()
@@ -160,7 +198,9 @@ def test_a_visit_for_an_inspection_cancelled_meanwhile_comes_back_kept(
     page.context.set_geolocation({"latitude": 40.9523, "longitude": -73.0887})
     open_the_day(page, PHONE)
     page.context.set_offline(True)
-    record_visit(page, todays, sample=False)
+    record_visit(
+        page, todays, sample=False, photo=camera_photo("drain.jpg", (800, 600))
+    )
     inspection_svc.inspection_cancel(
         actor=inspector, inspection=todays, reason="Owner asked for another day."
     )
@@ -172,6 +212,12 @@ def test_a_visit_for_an_inspection_cancelled_meanwhile_comes_back_kept(
     kept_record = FieldRecord.objects.get()
     assert kept_record.state == FieldRecord.State.NEEDS_ATTENTION
     assert round(kept_record.fields["position"]["latitude"], 4) == 40.9523
+    # Its photo came after it and waits with it, not on the cancelled inspection.
+    expect(page.get_by_test_id("fw-photo")).to_contain_text(
+        "kept with the record for the SMO"
+    )
+    assert FieldPhoto.objects.get().record == kept_record
+    assert not InspectionPhoto.objects.exists()
 
     # The SMO, from the dashboard: reads what was sent and sets it aside.
     nav(page, "Dashboard")
@@ -179,6 +225,7 @@ def test_a_visit_for_an_inspection_cancelled_meanwhile_comes_back_kept(
     waiting = page.get_by_test_id("kept-waiting")
     expect(waiting).to_contain_text("Floor drain piped to the street.")
     expect(waiting).to_contain_text("cancelled in the office after the download")
+    expect(waiting.get_by_test_id("kept-photos").get_by_role("img")).to_have_count(1)
     waiting.get_by_label("Why set it aside").fill("Visit again on the new date.")
     waiting.get_by_role("button", name="Set it aside").click()
     expect(page.get_by_role("main")).to_contain_text("Set aside; it stays listed")
@@ -214,9 +261,20 @@ def test_a_refused_record_is_corrected_on_the_phone_and_sent(
     form.get_by_label(labelled("When the visit took place")).fill(
         wall_clock(dt.timedelta(minutes=5))
     )
+    # With it, a file that only looks like a photo.
+    form.get_by_label("Photos").set_input_files(
+        {"name": "notes.jpg", "mimeType": "image/jpeg", "buffer": b"not a photo"}
+    )
     form.get_by_role("button", name="Save on this phone").click()
     expect(outbox(page, "sent")).to_have_count(1)
     assert Inspection.objects.get(pk=todays.pk).status == InspectionStatus.RECORDED
+    # The record is in; the file is refused beside it, and can be let go.
+    refused_photo = page.get_by_test_id("fw-photo")
+    expect(refused_photo).to_have_attribute("data-state", "refused")
+    expect(refused_photo).to_contain_text("is not a photo we can read")
+    assert not FieldPhoto.objects.exists()
+    refused_photo.get_by_role("button", name="Remove it").click()
+    expect(page.get_by_test_id("fw-photo")).to_have_count(0)
 
 
 @pytest.mark.browser
@@ -229,7 +287,8 @@ def test_signing_out_with_a_record_unsent_asks_first_then_clears_the_phone(
     record_visit(page, todays, sample=False)
     expect(outbox(page, "waiting")).to_have_count(1)
     # Back online, but the office does not answer: the record stays unsent.
-    page.route(re.compile(r"/staff/fieldwork/records/$"), lambda r: r.abort())
+    # (Its service worker's sending too: the context's route sees both.)
+    page.context.route(re.compile(r"/staff/fieldwork/records/$"), lambda r: r.abort())
     page.context.set_offline(False)
 
     def sign_out():
@@ -252,7 +311,7 @@ def test_signing_out_with_a_record_unsent_asks_first_then_clears_the_phone(
     page.once("dialog", lambda dialog: dialog.accept())
     sign_out()
     expect(page.get_by_role("button", name="Sign out")).to_have_count(0)
-    page.unroute(re.compile(r"/staff/fieldwork/records/$"))
+    page.context.unroute(re.compile(r"/staff/fieldwork/records/$"))
 
     browser_sign_in(page, "smo")
     page.get_by_test_id("fieldwork-queue").get_by_role(
@@ -263,3 +322,77 @@ def test_signing_out_with_a_record_unsent_asks_first_then_clears_the_phone(
     )
     expect(outbox(page)).to_have_count(0)
     assert not FieldRecord.objects.exists()
+
+
+def sync_now(context, tag: str) -> None:
+    """What the browser does when the signal returns to a phone whose page is
+    closed: a background sync of the service worker that asked for one (fired
+    here through the DevTools protocol, as the browser's own timing is its
+    own)."""
+    blank = context.new_page()
+    cdp = context.new_cdp_session(blank)
+    registrations = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda event: registrations.extend(event["registrations"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    deadline = time.monotonic() + 10
+    while not registrations and time.monotonic() < deadline:
+        blank.wait_for_timeout(100)
+    (registration,) = [r for r in registrations if not r.get("isDeleted")]
+    origin = registration["scopeURL"].split("/staff/", 1)[0]
+    cdp.send(
+        "ServiceWorker.dispatchSyncEvent",
+        {
+            "origin": origin,
+            "registrationId": registration["registrationId"],
+            "tag": tag,
+            "lastChance": False,
+        },
+    )
+    blank.close()
+
+
+def eventually(check, seconds=15) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "not done in time"
+        time.sleep(0.2)
+
+
+@pytest.mark.browser
+def test_records_made_without_signal_are_sent_with_the_page_closed(
+    browser_page, inspector, todays, outfall
+):
+    page = browser_page
+    context = page.context
+    open_the_day(page, PHONE)
+    context.set_offline(True)
+    record_visit(
+        page, todays, sample=False, photo=camera_photo("drain.jpg", (800, 600))
+    )
+    expect(outbox(page, "waiting")).to_have_count(1)
+    record_screening(page, outfall)
+    expect(outbox(page, "waiting")).to_have_count(2)
+
+    # The inspector puts the phone away; the signal comes back later.
+    page.close()
+    context.set_offline(False)
+    sync_now(context, "fieldwork-send")
+
+    eventually(lambda: FieldRecord.objects.count() == 2)
+    eventually(lambda: InspectionPhoto.objects.filter(inspection=todays).exists())
+    assert Inspection.objects.get(pk=todays.pk).status == InspectionStatus.RECORDED
+    assert OutfallScreening.objects.count() == 1
+
+    # Opened again, the page shows what was sent meanwhile, and sends nothing twice.
+    page = context.new_page()
+    page.goto("/accounts/login/")  # the app's bookmark: still signed in, it goes on
+    page.get_by_test_id("fieldwork-queue").get_by_role(
+        "link", name="Take today's work offline"
+    ).click()
+    expect(outbox(page, "sent")).to_have_count(2)
+    expect(page.get_by_test_id("fw-photo")).to_have_attribute("data-state", "sent")
+    assert FieldRecord.objects.count() == 2
+    assert InspectionPhoto.objects.count() == 1

@@ -17,18 +17,11 @@ from fieldwork.models import FieldRecord
 from inspections import services as inspection_svc
 from inspections.models import Inspection, InspectionStatus, OutfallScreening, Sample
 from kernel.models import CaseEvent
-from kernel.roles import Role
-from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
 
 DAY = reverse("fieldwork:day")
 RECEIVE = reverse("fieldwork:receive")
-
-
-@pytest.fixture
-def other_inspector(db):
-    return make_user("smo2", Role.SMO)
 
 
 def schedule(actor, premises, officer, when, **extra):
@@ -39,13 +32,6 @@ def schedule(actor, premises, officer, when, **extra):
         officer=officer,
         scheduled_for=when,
         **extra,
-    )
-
-
-@pytest.fixture
-def todays(smo_user, premises):
-    return schedule(
-        smo_user, premises, smo_user, timezone.now() + dt.timedelta(hours=1)
     )
 
 

@@ -1,8 +1,14 @@
 {% load static %}/* The service worker of the inspector's field-work page (issue 31): it keeps
-   the page and its static files, so that the page opens without signal.
-   Workbox from npm, served from our own static files (static/vendor/workbox). The
-   day's work and the records made on site live in IndexedDB (js/fieldwork.js). */
-importScripts("{% static 'vendor/workbox/workbox-sw.js' %}");
+   the page and its static files, so that the page opens without signal, and
+   sends the records made on site when the signal returns with the page closed
+   (a background sync, where the browser has it). Workbox from npm, served from
+   our own static files (static/vendor/workbox). The day's work and the records
+   made on site live in IndexedDB (js/fieldwork.js, js/fieldwork-outbox.js). */
+importScripts(
+  "{% static 'vendor/workbox/workbox-sw.js' %}",
+  "{% static 'vendor/idb/idb.umd.js' %}",
+  "{% static 'js/fieldwork-outbox.js' %}"
+);
 
 var MODULES = {
   "workbox-core": "{% static 'vendor/workbox/workbox-core.prod.js' %}",
@@ -33,6 +39,56 @@ workbox.routing.registerRoute(
     matchOptions: { ignoreVary: true }
   })
 );
+
+// The records waiting, sent as the page sends them, for the inspector whose
+// work is downloaded (none once signed out: sign-out deletes the database), with
+// the CSRF token of the last page opened. What does not get through makes the
+// sync fail, so that the browser tries again later.
+var SYNC_TAG = "fieldwork-send";
+var db = idb.openDB("ms4-fieldwork", 1, {
+  upgrade: function (base) {
+    base.createObjectStore("package");
+    base.createObjectStore("records", { keyPath: "key" });
+  }
+});
+
+function sendWaiting() {
+  return db.then(function (base) {
+    return Promise.all([base.get("package", "day"), base.get("package", "csrf")]);
+  }).then(function (kept) {
+    var day = kept[0];
+    var token = kept[1] || "";
+    if (!day || !day.user) { return; }
+    return fieldworkOutbox({
+      db: db,
+      sendUrl: "{{ send_url|escapejs }}",
+      photosUrl: "{{ photos_url|escapejs }}",
+      csrfToken: function () { return token; },
+      signedOut: function () {
+        return db.then(function (base) { return base.delete("package", "day"); });
+      }
+    }).sendWaiting(day.user).then(function (result) {
+      if (result.failed) { throw new Error(result.failed + " not sent"); }
+    });
+  });
+}
+
+// While the page is open on screen it sends by itself: the worker sends only
+// for a page closed or put away.
+function pageOnScreen() {
+  return self.clients.matchAll({ type: "window" }).then(function (windows) {
+    return windows.some(function (w) {
+      return w.visibilityState === "visible" && new URL(w.url).pathname === PAGE;
+    });
+  });
+}
+
+self.addEventListener("sync", function (event) {
+  if (event.tag !== SYNC_TAG) { return; }
+  event.waitUntil(pageOnScreen().then(function (onScreen) {
+    return onScreen ? null : sendWaiting();
+  }));
+});
 
 workbox.core.skipWaiting();
 workbox.core.clientsClaim();
