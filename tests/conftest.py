@@ -7,6 +7,7 @@ tests that need them are skipped with the reason."""
 import os
 import shutil
 import socket
+import time
 
 import pytest
 from django.contrib.auth.models import Group
@@ -204,6 +205,50 @@ def browser_page(live_server):
         yield page
         context.close()
         browser.close()
+
+
+def background_sync(context, scope_path: str, tag: str) -> None:
+    """What the browser does when the signal returns to a phone whose page is
+    closed: a background sync of the service worker of `scope_path` that asked
+    for one (fired here through the DevTools protocol: the browser's own timing
+    is its own)."""
+    blank = context.new_page()
+    cdp = context.new_cdp_session(blank)
+    registrations = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda event: registrations.extend(event["registrations"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        found = [
+            r
+            for r in registrations
+            if not r.get("isDeleted") and r["scopeURL"].endswith(scope_path)
+        ]
+        if found:
+            break
+        blank.wait_for_timeout(100)
+    (registration,) = found
+    cdp.send(
+        "ServiceWorker.dispatchSyncEvent",
+        {
+            "origin": registration["scopeURL"][: -len(scope_path)],
+            "registrationId": registration["registrationId"],
+            "tag": tag,
+            "lastChance": False,
+        },
+    )
+    blank.close()
+
+
+def eventually(check, seconds=15) -> None:
+    """Wait until `check()` is true (what a browser did in the background)."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "not done in time"
+        time.sleep(0.2)
 
 
 def browser_sign_in(page, username, password="demo-password"):

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from jobs import exports
@@ -97,6 +98,21 @@ def report_new(request):
         _form_context(form, client_key=key),
         status=400,
     )
+
+
+@require_GET
+def report_service_worker(request):
+    """The report form's service worker: it sends the reports kept on the
+    phone when the signal returns with the form closed (background sync).
+    Public: it names only static files and the form's address."""
+    response = render(
+        request,
+        "public/report_sw.js",
+        {"form_url": reverse("public:report")},
+        content_type="text/javascript; charset=utf-8",
+    )
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 @require_GET

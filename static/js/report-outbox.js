@@ -8,17 +8,22 @@
    carries the key report-form.js made for it, so a report sent twice is stored
    once (kernel.idempotency). What the site answers is what the resident sees:
    the report's page with its tracking code, or the form with what to correct.
+   With the form closed, its service worker (public/report_sw.js) sends them on
+   a background sync when the signal returns, where the browser has it; the
+   form then says, when opened next, that the report went, with its code.
    Without this script, IndexedDB or fetch, the form is sent as a plain form. */
 (function () {
   "use strict";
 
   var form = document.getElementById("report-form");
   var box = document.getElementById("outbox-status");
-  if (!form || !box || !window.idb || !window.fetch || !window.indexedDB ||
-      !window.FormData || !window.Promise) { return; }
+  if (!form || !box || !window.idb || !window.reportEntries || !window.fetch ||
+      !window.indexedDB || !window.FormData || !window.Promise) { return; }
 
   var STORE = "reports";
   var RETRY_MS = 30000;
+  var SYNC_TAG = "report-send";
+  var backgroundSync = "serviceWorker" in navigator && "SyncManager" in window;
   var text = document.getElementById("outbox-text");
   var sendNow = document.getElementById("outbox-send");
   var sending = false;
@@ -46,15 +51,16 @@
   // A sending of a kept report, with this page's CSRF token (the kept one may
   // be older than the cookie).
   function formDataOf(entries) {
-    var data = new FormData();
     var token = form.querySelector('input[name="csrfmiddlewaretoken"]');
-    entries.forEach(function (pair) {
-      if (pair[0] === "csrfmiddlewaretoken") { return; }
-      if (pair[1] instanceof Blob) { data.append(pair[0], pair[1], pair[1].name || ""); }
-      else { data.append(pair[0], pair[1]); }
-    });
-    if (token) { data.append("csrfmiddlewaretoken", token.value); }
-    return data;
+    return window.reportEntries.formData(entries, token ? token.value : "");
+  }
+
+  // With the form closed, the service worker sends when the signal returns.
+  function sendLater() {
+    if (!backgroundSync) { return; }
+    navigator.serviceWorker.ready.then(function (registration) {
+      return registration.sync.register(SYNC_TAG);
+    }).catch(function () { /* the form sends when opened again */ });
   }
 
   // Put a kept report's answers and photos back in the form (a report kept on an
@@ -97,8 +103,12 @@
   }
 
   function waiting() {
-    show("Saved on this phone. It will be sent when you are back online: keep " +
-         "this page open, or open the report form again later.", true);
+    show(backgroundSync
+      ? "Saved on this phone. It will be sent when you are back online, even if " +
+        "you close this page."
+      : "Saved on this phone. It will be sent when you are back online: keep " +
+        "this page open, or open the report form again later.", true);
+    sendLater();
     window.clearTimeout(timer);
     timer = window.setTimeout(sendWaiting, RETRY_MS);
   }
@@ -148,6 +158,7 @@
   // The oldest report kept on this phone, sent again.
   function sendWaiting() {
     return db.then(function (base) { return base.getAll(STORE); }).then(function (records) {
+      records = records.filter(function (r) { return !r.sent; });
       if (!records.length) { return null; }
       records.sort(function (a, b) { return a.savedAt - b.savedAt; });
       return attempt(records[0]);
@@ -167,8 +178,49 @@
   sendNow.addEventListener("click", sendWaiting);
   window.addEventListener("online", sendWaiting);
 
+  // A report the service worker sent while the form was closed: say so, with
+  // its tracking code, and let it go.
+  function sentMeanwhile(records) {
+    var sent = records.filter(function (r) { return r.sent; });
+    if (!sent.length) { return Promise.resolve(); }
+    show("", false);
+    sent.forEach(function (record) {
+      var line = document.createElement("span");
+      line.className = "d-block";
+      line.dataset.testid = "sent-meanwhile";
+      line.textContent = "The report saved on this phone " +
+        new Date(record.savedAt).toLocaleString() + " has been sent. Its tracking code is " +
+        (record.sent.code || "in the e-mail we sent, if you gave an address") + ". ";
+      if (record.sent.code) {
+        var link = document.createElement("a");
+        link.href = box.dataset.statusUrl + "?code=" + encodeURIComponent(record.sent.code);
+        link.textContent = "Check its status";
+        line.appendChild(link);
+      }
+      text.appendChild(line);
+    });
+    return db.then(function (base) {
+      return Promise.all(sent.map(function (r) { return base.delete(STORE, r.key); }));
+    });
+  }
+
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register(box.dataset.swUrl, { scope: box.dataset.formUrl })
+      .catch(function () { /* the form sends by itself while open */ });
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "hidden") { return; }
+    db.then(function (base) { return base.count(STORE); }).then(function (count) {
+      if (count) { sendLater(); }
+    });
+  });
+
   // Reports kept on an earlier visit: say so, and send them.
-  db.then(function (base) { return base.count(STORE); }).then(function (count) {
+  db.then(function (base) { return base.getAll(STORE); }).then(function (records) {
+    return sentMeanwhile(records).then(function () {
+      return records.filter(function (r) { return !r.sent; }).length;
+    });
+  }).then(function (count) {
     if (!count) { return; }
     show(count === 1 ? "A report saved on this phone is waiting to be sent." :
          count + " reports saved on this phone are waiting to be sent.", true);

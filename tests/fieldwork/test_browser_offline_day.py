@@ -11,7 +11,6 @@ unsent asks first, then deletes what the phone kept."""
 import datetime as dt
 import io
 import re
-import time
 
 import pytest
 from django.utils import timezone
@@ -29,7 +28,7 @@ from inspections.models import (
     ScreeningPhoto,
 )
 from kernel.roles import Role
-from tests.conftest import browser_sign_in, make_user
+from tests.conftest import background_sync, browser_sign_in, eventually, make_user
 from tests.enforcement.test_browser_remedies import labelled, nav
 
 PHONE = {"width": 390, "height": 844}
@@ -324,43 +323,6 @@ def test_signing_out_with_a_record_unsent_asks_first_then_clears_the_phone(
     assert not FieldRecord.objects.exists()
 
 
-def sync_now(context, tag: str) -> None:
-    """What the browser does when the signal returns to a phone whose page is
-    closed: a background sync of the service worker that asked for one (fired
-    here through the DevTools protocol, as the browser's own timing is its
-    own)."""
-    blank = context.new_page()
-    cdp = context.new_cdp_session(blank)
-    registrations = []
-    cdp.on(
-        "ServiceWorker.workerRegistrationUpdated",
-        lambda event: registrations.extend(event["registrations"]),
-    )
-    cdp.send("ServiceWorker.enable")
-    deadline = time.monotonic() + 10
-    while not registrations and time.monotonic() < deadline:
-        blank.wait_for_timeout(100)
-    (registration,) = [r for r in registrations if not r.get("isDeleted")]
-    origin = registration["scopeURL"].split("/staff/", 1)[0]
-    cdp.send(
-        "ServiceWorker.dispatchSyncEvent",
-        {
-            "origin": origin,
-            "registrationId": registration["registrationId"],
-            "tag": tag,
-            "lastChance": False,
-        },
-    )
-    blank.close()
-
-
-def eventually(check, seconds=15) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "not done in time"
-        time.sleep(0.2)
-
-
 @pytest.mark.browser
 def test_records_made_without_signal_are_sent_with_the_page_closed(
     browser_page, inspector, todays, outfall
@@ -379,7 +341,7 @@ def test_records_made_without_signal_are_sent_with_the_page_closed(
     # The inspector puts the phone away; the signal comes back later.
     page.close()
     context.set_offline(False)
-    sync_now(context, "fieldwork-send")
+    background_sync(context, "/staff/fieldwork/", "fieldwork-send")
 
     eventually(lambda: FieldRecord.objects.count() == 2)
     eventually(lambda: InspectionPhoto.objects.filter(inspection=todays).exists())

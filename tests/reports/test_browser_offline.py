@@ -4,8 +4,10 @@ stored once (static/js/report-outbox.js; kernel.idempotency). Headless Chromium
 at phone size."""
 
 import pytest
+from playwright.sync_api import expect
 
 from intake.models import Report
+from tests.conftest import background_sync, eventually
 
 from .helpers import png_bytes
 
@@ -188,3 +190,31 @@ def test_a_kept_report_sent_while_another_is_typed_leaves_the_typing_alone(
     assert status.get_by_role("link", name="See its tracking code").is_visible()
     assert second.input_value() == "Oil sheen at the beach stairs."
     assert [r.description[:10] for r in Report.objects.all()] == ["Grey water"]
+
+
+@pytest.mark.browser
+def test_a_report_saved_offline_is_sent_with_the_form_closed(browser_page, tmp_path):
+    page = browser_page
+    context = page.context
+    _fill(page, tmp_path)
+    context.set_offline(True)
+    page.get_by_role("button", name="Send report").click()
+    page.locator("#outbox-status").get_by_text("even if you close this page").wait_for()
+
+    # The resident puts the phone away; the signal comes back later.
+    page.close()
+    context.set_offline(False)
+    background_sync(context, "/report/", "report-send")
+    eventually(lambda: Report.objects.count() == 1)
+    report = Report.objects.get()
+    assert report.photos.count() == 1
+
+    # Opening the form again says it went, with its code, and sends nothing twice.
+    page = context.new_page()
+    page.goto("/report/")
+    sent = page.get_by_test_id("sent-meanwhile")
+    expect(sent).to_contain_text(f"Its tracking code is {report.tracking_code}")
+    sent.get_by_role("link", name="Check its status").click()
+    expect(page.locator("#public-status")).to_be_visible()
+    expect(page.get_by_role("main")).to_contain_text("Sound Road")
+    assert Report.objects.count() == 1
