@@ -99,6 +99,22 @@ def _moment(raw):
         return None
 
 
+def _received(call, answer) -> JsonResponse:
+    """The phone's answer: 200 with answer(what call() stored); 400 with the
+    refusal of each field; 403 for another inspector's item; 409 for a key
+    reused with other contents."""
+    try:
+        stored = call()
+    except services.NotYours as exc:
+        return _refusal(403, exc.sentence)
+    except KeyReused as exc:
+        return _refusal(409, exc.sentence)
+    except ValidationError as exc:
+        errors = refusal_errors(exc)
+        return _refusal(400, " ".join(errors.pop("", [])) or "Not sent.", errors)
+    return JsonResponse(answer(stored))
+
+
 @require_POST
 def receive(request):
     """One record from the phone: 200 with its state (applied, or kept for the
@@ -107,9 +123,10 @@ def receive(request):
     refused = _inspector(request)
     if refused is not None:
         return refused
-    try:
+
+    def call():
         sent = _sent(request)
-        record = services.field_record_receive(
+        return services.field_record_receive(
             actor=request.user,
             key=str(sent.get("key") or ""),
             kind=str(sent.get("kind") or ""),
@@ -118,20 +135,15 @@ def receive(request):
             recorded_on_site_at=_moment(sent.get("recorded_on_site_at")),
             fields=sent.get("fields"),
         )
-    except services.NotYours as exc:
-        return _refusal(403, exc.sentence)
-    except KeyReused as exc:
-        return _refusal(409, exc.sentence)
-    except ValidationError as exc:
-        errors = refusal_errors(exc)
-        return _refusal(400, " ".join(errors.pop("", [])) or "Not sent.", errors)
-    return JsonResponse(
-        {
+
+    return _received(
+        call,
+        lambda record: {
             "key": record.key,
             "state": record.state,
             "state_words": record.get_state_display(),
             "problem": record.problem,
-        }
+        },
     )
 
 
@@ -155,22 +167,16 @@ def receive_photo(request, key):
     refused = _inspector(request)
     if refused is not None:
         return refused
-    try:
-        photo = services.field_photo_receive(
+    return _received(
+        lambda: services.field_photo_receive(
             actor=request.user,
             record_key=key,
             key=request.POST.get("key", ""),
             upload=request.FILES.get("photo"),
             caption=request.POST.get("caption", ""),
-        )
-    except services.NotYours as exc:
-        return _refusal(403, exc.sentence)
-    except KeyReused as exc:
-        return _refusal(409, exc.sentence)
-    except ValidationError as exc:
-        errors = refusal_errors(exc)
-        return _refusal(400, " ".join(errors.pop("", [])) or "Not sent.", errors)
-    return JsonResponse(_photo_answer(photo))
+        ),
+        _photo_answer,
+    )
 
 
 @role_required(Role.SMO)

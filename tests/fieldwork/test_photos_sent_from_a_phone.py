@@ -3,7 +3,8 @@ side: each sent after its record with its own key, stored once however often it
 is sent, placed on the inspection or the screening the record was applied to,
 kept with a record that waits for the SMO (and placed when the SMO applies it),
 and refused in words when it is not a photo, comes before its record or is for
-another inspector's record."""
+another inspector's record; and the day's download carries the last visit's
+and screening's photos as thumbnails."""
 
 import base64
 import datetime as dt
