@@ -277,6 +277,7 @@ def _place(photo: FieldPhoto, record: FieldRecord, *, actor) -> None:
                     inspection=record.inspection,
                     upload=upload,
                     caption=photo.caption,
+                    taken_by=photo.uploaded_by,
                 )
             else:
                 screening_photo_add(
@@ -284,6 +285,7 @@ def _place(photo: FieldPhoto, record: FieldRecord, *, actor) -> None:
                     screening=record.screening,
                     upload=upload,
                     caption=photo.caption,
+                    taken_by=photo.uploaded_by,
                 )
     except ValidationError as exc:  # Refused: the inspection was locked meanwhile
         photo.problem = " ".join(exc.messages)

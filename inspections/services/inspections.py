@@ -285,15 +285,21 @@ def sample_add(*, actor, inspection, **fields) -> Sample:
     return sample
 
 
-def photo_add(*, actor, inspection, upload, caption: str = "") -> InspectionPhoto:
+def photo_add(
+    *, actor, inspection, upload, caption: str = "", taken_by=None
+) -> InspectionPhoto:
     """Attach a photo: decoded, re-encoded without metadata, original kept
-    privately with its SHA-256. Who: SMO staff. Raises ValidationError."""
+    privately with its SHA-256; `taken_by` (default: `actor`) is who took it,
+    when another staff member places it. Who: SMO staff. Raises ValidationError."""
     require_role(actor, Role.SMO, doing=FIELD_WORK)
     processed = process_image_upload(upload)
     with transaction.atomic():
         locked = Inspection.objects.select_for_update().get(pk=inspection.pk)
         photo = InspectionPhoto.of(
-            processed, inspection=locked, caption=caption, uploaded_by=actor
+            processed,
+            inspection=locked,
+            caption=caption,
+            uploaded_by=taken_by or actor,
         )
         photo.save()
         record_on(

@@ -89,16 +89,19 @@ def screening_record(
 
 
 def screening_photo_add(
-    *, actor, screening, upload, caption: str = ""
+    *, actor, screening, upload, caption: str = "", taken_by=None
 ) -> ScreeningPhoto:
     """Attach a photo to a screening: decoded, re-encoded without metadata,
-    original kept privately with its SHA-256. Who: SMO staff. Raises
-    ValidationError (not a photo we can read)."""
+    original kept privately with its SHA-256; `taken_by` as for `photo_add`.
+    Who: SMO staff. Raises ValidationError (not a photo we can read)."""
     require_role(actor, Role.SMO, doing=FIELD_WORK)
     processed = process_image_upload(upload)
     with transaction.atomic():
         photo = ScreeningPhoto.of(
-            processed, screening=screening, caption=caption, uploaded_by=actor
+            processed,
+            screening=screening,
+            caption=caption,
+            uploaded_by=taken_by or actor,
         )
         photo.save()
         record_on(

@@ -158,7 +158,7 @@ def test_only_the_inspector_who_sent_the_record_sends_its_photos(
 
 
 def test_a_photo_of_a_kept_record_waits_with_it_and_is_placed_when_applied(
-    client, smo_user, todays
+    client, smo_user, other_inspector, todays
 ):
     client.force_login(smo_user)
     item = download(client)["inspections"][0]
@@ -179,9 +179,12 @@ def test_a_photo_of_a_kept_record_waits_with_it_and_is_placed_when_applied(
     shown = client.get(reverse("fieldwork:photo", args=[photo.pk]))
     assert shown["Content-Type"] == "image/jpeg"
 
+    client.force_login(other_inspector)  # another SMO decides
     client.post(reverse("fieldwork:apply", args=[FieldRecord.objects.get().pk]))
 
-    assert InspectionPhoto.objects.get().inspection_id == todays.pk
+    placed = InspectionPhoto.objects.get()
+    assert placed.inspection_id == todays.pk
+    assert placed.uploaded_by == smo_user  # who took it, not who applied it
     photo.refresh_from_db()
     assert photo.placed_at is not None
 
