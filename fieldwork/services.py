@@ -269,24 +269,20 @@ def _place(photo: FieldPhoto, record: FieldRecord, *, actor) -> None:
     finalized before the photo arrived), keep it here and say why."""
     with photo.original.open("rb") as stored:
         upload = ContentFile(stored.read(), name=photo.original_name)
+    add, owner = (
+        (photo_add, {"inspection": record.inspection})
+        if record.kind == FieldRecord.Kind.VISIT
+        else (screening_photo_add, {"screening": record.screening})
+    )
     try:
         with transaction.atomic():
-            if record.kind == FieldRecord.Kind.VISIT:
-                photo_add(
-                    actor=actor,
-                    inspection=record.inspection,
-                    upload=upload,
-                    caption=photo.caption,
-                    taken_by=photo.uploaded_by,
-                )
-            else:
-                screening_photo_add(
-                    actor=actor,
-                    screening=record.screening,
-                    upload=upload,
-                    caption=photo.caption,
-                    taken_by=photo.uploaded_by,
-                )
+            add(
+                actor=actor,
+                upload=upload,
+                caption=photo.caption,
+                taken_by=photo.uploaded_by,
+                **owner,
+            )
     except ValidationError as exc:  # Refused: the inspection was locked meanwhile
         photo.problem = " ".join(exc.messages)
         photo.save(update_fields=["problem"])

@@ -4,7 +4,7 @@ of records kept for a decision. Mounted at /staff/fieldwork/."""
 import json
 
 from django.core.exceptions import ValidationError
-from django.http import FileResponse, JsonResponse
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.dateparse import parse_datetime
@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from kernel.actions import attempt, refusal_errors
 from kernel.idempotency import KeyReused
 from kernel.roles import Role, has_role, role_required
+from kernel.uploads import display_response
 
 from . import forms, selectors, services
 from .models import FieldPhoto, FieldRecord
@@ -173,7 +174,6 @@ def receive_photo(request, key):
             record_key=key,
             key=request.POST.get("key", ""),
             upload=request.FILES.get("photo"),
-            caption=request.POST.get("caption", ""),
         ),
         _photo_answer,
     )
@@ -183,8 +183,7 @@ def receive_photo(request, key):
 @require_GET
 def photo(request, pk):
     """A photo kept with a record: the display copy (no metadata)."""
-    kept_photo = get_object_or_404(FieldPhoto, pk=pk)
-    return FileResponse(kept_photo.display.open("rb"), content_type="image/jpeg")
+    return display_response(get_object_or_404(FieldPhoto, pk=pk))
 
 
 @role_required(Role.SMO)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
+from django.http import FileResponse
 from PIL import Image, ImageFile, ImageOps, UnidentifiedImageError
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -113,6 +114,14 @@ def process_image_upload(upload) -> ProcessedImage:
         width=width,
         height=height,
     )
+
+
+def display_response(photo) -> FileResponse:
+    """A kept photo's re-encoded display copy (no metadata), never cached
+    outside the reader's browser. The view checks the reader first."""
+    response = FileResponse(photo.display.open("rb"), content_type="image/jpeg")
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 def _too_many_pixels(name: str, limit: int, size=None) -> ValidationError:

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 
 from cases.models import Case, Party
 from kernel.actions import attempt
+from kernel.uploads import display_response
 from kernel.workflow import Refused
 
 from . import services
@@ -181,7 +182,7 @@ def correction_file(request, pk, which):
     if which == "original" and stored.is_photo and not may_read_originals(request.user):
         raise PermissionDenied("A photo's original is the SMO's only.")
     if which == "display" and stored.is_photo:
-        response = FileResponse(stored.display.open("rb"), content_type="image/jpeg")
+        response = display_response(stored)
     elif which == "original":
         response = FileResponse(
             stored.original.open("rb"),

@@ -1,7 +1,7 @@
 """Inspections and warrant applications (R-ACC-1 to R-ACC-4)."""
 
 from django.contrib import messages
-from django.http import FileResponse, Http404
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -12,6 +12,7 @@ from jobs import exports
 from kernel.actions import attempt, confirmation_form, take_step
 from kernel.humanize import human_date, human_datetime
 from kernel.roles import CASE_READERS, Role, has_role
+from kernel.uploads import display_response
 
 from .. import forms, selectors, services
 from ..exports import INSPECTIONS
@@ -343,8 +344,7 @@ def inspection_action(request, pk, action):
 @staff_page
 def inspection_photo(request, pk):
     """The re-encoded display copy (no metadata), only for staff who may read."""
-    photo = get_object_or_404(InspectionPhoto, pk=pk)
-    return FileResponse(photo.display.open("rb"), content_type="image/jpeg")
+    return display_response(get_object_or_404(InspectionPhoto, pk=pk))
 
 
 # --- warrants ---------------------------------------------------------------

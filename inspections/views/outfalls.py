@@ -1,7 +1,6 @@
 """The outfall inventory and dry-weather screenings (R-DEF-2)."""
 
 from django.db.models import Prefetch
-from django.http import FileResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
@@ -10,6 +9,7 @@ from cases.models import Outfall
 from jobs import exports
 from kernel.actions import attempt
 from kernel.roles import CASE_READERS, Role, has_role
+from kernel.uploads import display_response
 
 from .. import forms, selectors, services
 from ..exports import OUTFALLS
@@ -202,5 +202,4 @@ def screening_photo_new(request, pk):
 @staff_page
 def screening_photo(request, pk):
     """The re-encoded display copy (no metadata), only for staff who may read."""
-    photo = get_object_or_404(ScreeningPhoto, pk=pk)
-    return FileResponse(photo.display.open("rb"), content_type="image/jpeg")
+    return display_response(get_object_or_404(ScreeningPhoto, pk=pk))

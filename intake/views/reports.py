@@ -14,6 +14,7 @@ from jobs import exports
 from kernel.actions import attempt
 from kernel.idempotency import is_key
 from kernel.roles import CASE_READERS, ORIGINAL_READERS, Role, role_required
+from kernel.uploads import display_response
 from limits import ratelimit
 
 from .. import public_status, selectors
@@ -223,9 +224,7 @@ def photo_display(request, pk):
     photo = ReportPhoto.objects.filter(pk=pk).first()
     if photo is None:
         raise Http404("No such photo.")
-    response = FileResponse(photo.display.open("rb"), content_type="image/jpeg")
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return display_response(photo)
 
 
 @role_required(*ORIGINAL_READERS)

@@ -6,18 +6,31 @@
    when the signal returns with the page closed: both read and write the same
    records, so the page shows what the service worker sent.
 
+   self.fieldworkDatabase(): the database (idb), opened as the page and the
+   worker both keep it: "package" (the day's work, the CSRF token) and
+   "records" (by key).
+
    self.fieldworkOutbox({db, sendUrl, photosUrl, csrfToken, changed, signedOut})
-   - db: the idb database promise; sendUrl, photosUrl (with KEY for the
+   - db: fieldworkDatabase(); sendUrl, photosUrl (with KEY for the
      record's key); csrfToken(): the token to send;
    - changed(): after each record or photo changes state (the page redraws);
    - signedOut(): the office answered 401 (the session ended).
-   Returns {allRecords, putRecord, unsent, photosWaiting, sendWaiting(user)};
+   Returns {allRecords, putRecord, unsent, sendWaiting(user)};
    sendWaiting resolves {tried, failed} (failed: no answer or 5xx, to retry). */
 (function (scope) {
   "use strict";
 
   var UNSENT = { waiting: true, sending: true, refused: true };
   var SIGNED_OUT = "signed out";
+
+  scope.fieldworkDatabase = function () {
+    return scope.idb.openDB("ms4-fieldwork", 1, {
+      upgrade: function (base) {
+        base.createObjectStore("package");
+        base.createObjectStore("records", { keyPath: "key" });
+      }
+    });
+  };
 
   scope.fieldworkOutbox = function (options) {
     var db = options.db;
@@ -175,9 +188,7 @@
       allRecords: allRecords,
       putRecord: putRecord,
       unsent: unsent,
-      photosWaiting: photosWaiting,
-      sendWaiting: sendWaiting,
-      SIGNED_OUT: SIGNED_OUT
+      sendWaiting: sendWaiting
     };
   };
 }(self));

@@ -44,12 +44,7 @@
     attention: "bg-warning text-dark", refused: "bg-danger"
   };
 
-  var db = window.idb.openDB("ms4-fieldwork", 1, {
-    upgrade: function (base) {
-      base.createObjectStore("package");
-      base.createObjectStore("records", { keyPath: "key" });
-    }
-  });
+  var db = window.fieldworkDatabase();
 
   var el = function (id) { return document.getElementById(id); };
   var status = el("fw-status");

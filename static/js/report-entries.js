@@ -6,7 +6,9 @@
    with `token` as its CSRF token (the page's, which may be newer than the kept
    one), or the kept token when none is given.
    self.reportEntries.trackingCode(html): the tracking code on the page the
-   site answers with once it has stored the report ("" when not found). */
+   site answers with once it has stored the report ("" when not found).
+   self.reportEntries.openDatabase(): where the page and the worker keep the
+   reports (idb), in the store reportEntries.STORE, by key. */
 (function (scope) {
   "use strict";
 
@@ -28,5 +30,18 @@
     return found ? found[1] : "";
   }
 
-  scope.reportEntries = { formData: formData, trackingCode: trackingCode };
+  var STORE = "reports";
+
+  function openDatabase() {
+    return scope.idb.openDB("poquott-reports-waiting", 1, {
+      upgrade: function (base) { base.createObjectStore(STORE, { keyPath: "key" }); }
+    });
+  }
+
+  scope.reportEntries = {
+    formData: formData,
+    trackingCode: trackingCode,
+    openDatabase: openDatabase,
+    STORE: STORE
+  };
 }(self));

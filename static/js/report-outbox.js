@@ -20,7 +20,7 @@
   if (!form || !box || !window.idb || !window.reportEntries || !window.fetch ||
       !window.indexedDB || !window.FormData || !window.Promise) { return; }
 
-  var STORE = "reports";
+  var STORE = window.reportEntries.STORE;
   var RETRY_MS = 30000;
   var SYNC_TAG = "report-send";
   var backgroundSync = "serviceWorker" in navigator && "SyncManager" in window;
@@ -30,9 +30,7 @@
   var timer = null;
   var typing = false;  // the resident has started another report on this page
   form.addEventListener("input", function () { typing = true; });
-  var db = window.idb.openDB("poquott-reports-waiting", 1, {
-    upgrade: function (base) { base.createObjectStore(STORE, { keyPath: "key" }); }
-  });
+  var db = window.reportEntries.openDatabase();
 
   function show(message, canSend) {
     text.textContent = message;

@@ -16,7 +16,7 @@ def other_inspector(db):
 
 
 @pytest.fixture
-def todays(smo_user, premises):  # noqa: F811 (the fixture above)
+def todays(smo_user, premises):  # noqa: F811 (the imported fixture)
     """An inspection of the signed-in SMO's, in an hour."""
     return inspection_svc.inspection_schedule(
         actor=smo_user,

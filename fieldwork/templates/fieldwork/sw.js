@@ -45,12 +45,7 @@ workbox.routing.registerRoute(
 // the CSRF token of the last page opened. What does not get through makes the
 // sync fail, so that the browser tries again later.
 var SYNC_TAG = "fieldwork-send";
-var db = idb.openDB("ms4-fieldwork", 1, {
-  upgrade: function (base) {
-    base.createObjectStore("package");
-    base.createObjectStore("records", { keyPath: "key" });
-  }
-});
+var db = fieldworkDatabase();
 
 function sendWaiting() {
   return db.then(function (base) {

@@ -13,10 +13,8 @@ importScripts(
 
 var FORM = "{{ form_url|escapejs }}";
 var SYNC_TAG = "report-send";
-var STORE = "reports";
-var db = idb.openDB("poquott-reports-waiting", 1, {
-  upgrade: function (base) { base.createObjectStore(STORE, { keyPath: "key" }); }
-});
+var STORE = reportEntries.STORE;
+var db = reportEntries.openDatabase();
 
 // The form open on screen sends by itself.
 function formOnScreen() {
