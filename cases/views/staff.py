@@ -14,7 +14,7 @@ from jobs import exports
 from kernel import page_reads
 from kernel.actions import attempt, refusal_html, step_custom, with_confirmation
 from kernel.confirmations import confirm_text, is_binding
-from kernel.paging import IdsFirstPaginator
+from kernel.paging import IdsFirstPaginator, OnePassPaginator
 from kernel.roles import CASE_READERS, CASE_WRITERS, Role, has_role, role_required
 from kernel.workflow import Refused, reasons_not
 
@@ -109,9 +109,13 @@ def case_list_filtered(request):
 @require_http_methods(["GET"])
 def case_list(request):
     form, cases = case_list_filtered(request)
-    page = IdsFirstPaginator(
-        cases, PAGE_SIZE, rows=selectors.case_list_rows()
-    ).get_page(request.GET.get("page"))
+    # Search text is matched over five tables: evaluated once for the count and
+    # the page (kernel.paging.OnePassPaginator); plain filters are index-served.
+    searched = form.is_valid() and form.cleaned_data["q"].strip()
+    paginator = OnePassPaginator if searched else IdsFirstPaginator
+    page = paginator(cases, PAGE_SIZE, rows=selectors.case_list_rows()).get_page(
+        request.GET.get("page")
+    )
     query = request.GET.copy()
     query.pop("page", None)
     return render(

@@ -149,3 +149,49 @@ def test_a_page_past_the_end_is_the_last_one_and_nonsense_is_the_first(smo_clien
     html = smo_client.get(reverse("cases:list"), {"page": "two"}).content.decode()
     assert "Page 1 of 2" in html
     assert numbers_on(html) == [c.number for c in made[:25]]
+
+
+def test_a_search_counts_and_pages_its_matches_in_one_query(smo_client, db):
+    """kernel.paging.OnePassPaginator: with search text the count and the page's
+    ids come from one evaluation of the matches, and the pages are the same as
+    the two-query pages of a plain filter (order, count, last page, nonsense)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    start = timezone.now()
+    made = [
+        CaseFactory(
+            summary=f"Suds at the harbor outfall {i}",
+            opened_at=start - dt.timedelta(hours=i),
+        )
+        for i in range(30)
+    ]  # newest first
+    CaseFactory(summary="Oil sheen on Tyler Avenue", opened_at=start)
+    url = reverse("cases:list")
+    with CaptureQueriesContext(connection) as ctx:
+        html = smo_client.get(url, {"q": "Harbor"}).content.decode()
+    assert "<p>30 cases.</p>" in html and "Page 1 of 2" in html
+    assert numbers_on(html) == [c.number for c in made[:25]]
+    searching = [q["sql"] for q in ctx.captured_queries if "HARBOR" in q["sql"].upper()]
+    assert len(searching) == 1, searching
+    html = smo_client.get(url, {"q": "Harbor", "page": 2}).content.decode()
+    assert "Page 2 of 2" in html and numbers_on(html) == [c.number for c in made[25:]]
+    html = smo_client.get(url, {"q": "Harbor", "page": 99}).content.decode()
+    assert "Page 2 of 2" in html and numbers_on(html) == [c.number for c in made[25:]]
+    html = smo_client.get(url, {"q": "Harbor", "page": "two"}).content.decode()
+    assert "Page 1 of 2" in html and numbers_on(html) == [c.number for c in made[:25]]
+    html = smo_client.get(url, {"q": "Nothing like it"}).content.decode()
+    assert "<p>0 cases.</p>" in html and "No case matches." in html
+
+
+def test_a_short_tail_joins_the_last_page_when_the_list_allows_orphans(db):
+    from cases.models import Case
+    from kernel.paging import OnePassPaginator
+
+    start = timezone.now()
+    made = [CaseFactory(opened_at=start - dt.timedelta(hours=i)) for i in range(12)]
+    ordered = Case.objects.order_by("-opened_at", "-id")
+    pages = OnePassPaginator(ordered, 5, orphans=2)
+    assert [c.pk for c in pages.get_page(1)] == [c.pk for c in made[:5]]
+    assert [c.pk for c in pages.get_page(2)] == [c.pk for c in made[5:]]
+    assert OnePassPaginator(ordered, 5, orphans=2).get_page(3).number == 2
