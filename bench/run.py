@@ -4,7 +4,7 @@ rendering, each beside its floor, and the case list's CSV and XLSX exports
 (bench/exports.py: time and peak memory of 50,000 rows). Prints a table and
 writes bench/results/latest.md.
 
-    python bench/run.py [--reseed] [--seconds N] [--annual-only]
+    python bench/run.py [--reseed] [--seconds N] [--annual-only | --pages-only]
 """
 
 import datetime as dt
@@ -509,6 +509,13 @@ def main(argv=None):
     if "--annual-only" in argv:
         annual = measure_annual()
         print(annual_row(annual))
+        return
+    if "--pages-only" in argv:  # a quick look; writes no results
+        from bench.harness import calibration_ms
+
+        print(f"CPU check: {calibration_ms():.0f} ms")
+        measure_pages(n=int(os.environ.get("BENCH_PAGE_RUNS", "60")))
+        print(f"CPU check: {calibration_ms():.0f} ms")
         return
     seed_info = (
         f"{Case.objects.count():,} cases, {Report.objects.count():,} reports, "

@@ -317,14 +317,28 @@ def dashboard_for(user) -> dict:
     data["is_building_inspector"] = has_role(user, Role.BUILDING_INSPECTOR)
     if data["is_reader"]:
         data["recent_events"] = list(
-            CaseEvent.objects.select_related("case", "premises", "actor").order_by(
-                "-at", "-id"
-            )[:15]
+            CaseEvent.objects.select_related("case", "premises", "actor")
+            .only(*RECENT_EVENT_FIELDS)
+            .order_by("-at", "-id")[:15]
         )
     return data
 
 
 OUTBOX_ON_DASHBOARD = 5
+# What "Recent activity" prints of an entry (cases/dashboard.html): when, the
+# case or premises it is about, what happened and who did it (CaseEvent.by_words).
+RECENT_EVENT_FIELDS = (
+    "at",
+    "kind",
+    "summary",
+    "actor_kind",
+    "case__number",
+    "case__status",  # read when a case is loaded (its state machine)
+    "premises__address",
+    "actor__username",
+    "actor__first_name",
+    "actor__last_name",
+)
 
 
 def head_and_count(qs: QuerySet, limit: int) -> tuple[list, int]:

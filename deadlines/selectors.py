@@ -4,11 +4,12 @@
 import datetime as dt
 
 from django.contrib.auth import get_user_model
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from kernel import page_reads
 from kernel.inline_rows import Inline, with_inline
+from kernel.lookups import AnyOf
 from kernel.roles import Role, has_role
 
 from . import engine
@@ -132,7 +133,7 @@ def dashboard_panels(
     )
     users = (
         deadlines_of_user(user)
-        .filter(pk__in=due_ids)
+        .filter(AnyOf(F("pk"), due_ids))
         .order_by("due_date", "id")
         .values_list("pk", "due_date")
     )
