@@ -288,6 +288,16 @@ def case_portal_sets(case) -> dict:
 
 
 QUEUE_ROWS = 10
+# What the queue prints of a request (portal/_respondents_queue.html): when it
+# was sent, by whom, on which case. Naming them spares the ORM compiling every
+# column of three tables: 3.0 -> 2.1 ms for the two lists (bench/NOTES.md).
+QUEUE_FIELDS = (
+    "status",
+    "submitted_at",
+    "access__party__name",
+    "access__case__number",
+    "access__case__status",  # read when a case is loaded (its state machine)
+)
 
 
 def respondents_queue() -> dict:
@@ -302,9 +312,16 @@ def respondents_queue() -> dict:
     changes = (
         ContactChangeRequest.objects.filter(status=ContactChangeStatus.PENDING)
         .select_related("access__party", "access__case")
+        .only(*QUEUE_FIELDS)
         .order_by("submitted_at", "id")
     )
-    proof_rows, proof_count = head_and_count(waiting_review(), QUEUE_ROWS)
+    proofs = (
+        waiting_review()
+        .select_related(None)
+        .select_related("access__party", "access__case")
+        .only("notice", *QUEUE_FIELDS)
+    )
+    proof_rows, proof_count = head_and_count(proofs, QUEUE_ROWS)
     change_rows, change_count = head_and_count(changes, QUEUE_ROWS)
     return {
         "proofs_waiting": proof_rows,

@@ -9,7 +9,9 @@ import io
 import pytest
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 from PIL import Image
@@ -17,7 +19,7 @@ from PIL import Image
 from deadlines.models import Deadline
 from enforcement.models import NoticeStatus
 from kernel.models import CaseEvent
-from portal.models import CorrectionSubmission
+from portal.models import ContactChangeRequest, CorrectionSubmission
 from portal.services import portal_issue
 from tests.visible import visible_text
 
@@ -273,7 +275,21 @@ def test_the_dashboard_counts_every_proof_waiting_beyond_the_ten_it_lists(
         first.save()
     staff = Client()
     staff.force_login(smo_user)
-    dashboard = visible_text(staff.get(reverse("cases:dashboard")))
+    with CaptureQueriesContext(connection) as listed:
+        dashboard = visible_text(staff.get(reverse("cases:dashboard")))
     waiting = QUEUE_ROWS + 1
     assert f"Proof of correction to review {waiting}" in dashboard
     assert dashboard.count(f"Review the proof: NOV-{issued_notice.pk}") == (QUEUE_ROWS)
+    assert f"{issued_notice.case.number} · Pat Owner · sent" in dashboard
+    # What the queue prints is read with its rows (portal.selectors.QUEUE_FIELDS):
+    # no query per row, for ten proofs and a change of details.
+    client.post(reverse("portal:contact"), {"phone": "631-555-0101"})
+    with CaptureQueriesContext(connection) as both:
+        dashboard = visible_text(staff.get(reverse("cases:dashboard")))
+    assert "Confirm or decline: Pat Owner" in dashboard
+    CorrectionSubmission.objects.all().delete()
+    ContactChangeRequest.objects.all().delete()
+    with CaptureQueriesContext(connection) as none:
+        staff.get(reverse("cases:dashboard"))
+    # (with none waiting, the proofs' COUNT is not asked: head_and_count)
+    assert len(listed) == len(both) == len(none) + 1
