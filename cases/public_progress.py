@@ -4,10 +4,12 @@ in CasesConfig.ready(). The status page, the status-change e-mails and Open311
 read it; never the case number, names, contacts or staff-only entries."""
 
 from django.contrib.contenttypes.models import ContentType
+from django.db.models import F
 
 from intake import public_status
 from intake.models import Report
 from intake.public_status import PublicUpdate
+from kernel.lookups import AnyOf
 from kernel.models import CaseEvent
 
 from .models import CaseStatus, EventKind, Note
@@ -99,10 +101,11 @@ def updates(case, report) -> list[PublicUpdate]:
 
 def public_notes(case_ids: set[int]) -> dict:
     """{case id: [(text, created_at), ...]} of the cases' public notes, oldest
-    first, in one query (the Open311 list)."""
+    first, in one query (the Open311 list: the ids of ~700 cases as one
+    parameter, kernel.lookups.AnyOf)."""
     notes = {}
     for case_id, text, created_at in (
-        Note.objects.filter(public=True, case_id__in=case_ids)
+        Note.objects.filter(AnyOf(F("case_id"), case_ids), public=True)
         .order_by("created_at", "pk")
         .values_list("case_id", "text", "created_at")
     ):
