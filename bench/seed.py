@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poquott_ms4.settings.bench")
 
 SEED = 20260132
-DATASET = "v1"  # bump when the shape of the data set changes
+DATASET = "v2"  # bump when the shape of the data set changes (v2: fines)
 N_CASES = 50_000
 N_EVENTS = 1_000_000
 N_DEADLINES = 1_000_000
@@ -34,6 +34,7 @@ LONG_TIMELINE = 800  # events on the long-timeline case
 LONG_CASE_ID = 1
 API_KEY = "bench-open311-key"
 STAFF_PASSWORD = "bench-password"
+FINES = [200, 350, 500, 700, 1000]  # dollars: the tiers of R-PEN-1..3 (§ 132-13 B)
 
 STREETS = [
     "Birchwood Rd",
@@ -625,6 +626,121 @@ def seed(stdout=print):
             f"{time.perf_counter() - t:.1f} s"
         )
 
+        # Fines (issue 27): most notices carry one, payable by the notice's last
+        # day to appeal (R-APL-1). Most are paid by then; of the rest, some are
+        # referred to the Justice Court months later, the others past due (the
+        # SMO's queue on the dashboard).
+        t = time.perf_counter()
+        fines_rng = random.Random(SEED + 27)  # the rest of the data set as in v1
+        charges, payments = [], []
+        for nid, cid, party, issued, nstatus in notices:
+            if nstatus == "withdrawn" or fines_rng.random() < 0.3:
+                continue
+            due = issued + dt.timedelta(days=15)
+            paid = due < today and fines_rng.random() < (
+                0.9 if nstatus == "complied" else 0.6
+            )
+            referred = None
+            if (
+                not paid
+                and due < today - dt.timedelta(days=120)
+                and fines_rng.random() < 0.3
+            ):
+                referred = due + dt.timedelta(days=90)
+            charges.append(
+                (
+                    nid,
+                    cid,
+                    party,
+                    issued,
+                    due,
+                    referred,
+                    Decimal(fines_rng.choice(FINES)),
+                )
+            )
+            if paid:
+                received = due - dt.timedelta(days=fines_rng.randint(0, 10))
+                payments.append((len(charges), max(received, issued)))
+        n = _copy(
+            cur,
+            "ledger_charge",
+            [
+                "id",
+                "kind",
+                "amount",
+                "reference",
+                "issued_on",
+                "due_on",
+                "due_rule_id",
+                "due_explanation",
+                "write_off_reason",
+                "referred_on",
+                "created_at",
+                "case_id",
+                "payer_id",
+                "notice_id",
+                "created_by_id",
+            ],
+            (
+                (
+                    i,
+                    "nov_fine",
+                    amount,
+                    f"NOV-{nid}",
+                    issued,
+                    due,
+                    "R-APL-1",
+                    "The last day to appeal the notice (15 days after it was served).",
+                    "",
+                    referred,
+                    dt.datetime.combine(issued, dt.time(10), tzinfo=dt.UTC),
+                    cid,
+                    party,
+                    nid,
+                    smo_ids[0],
+                )
+                for i, (nid, cid, party, issued, due, referred, amount) in enumerate(
+                    charges, start=1
+                )
+            ),
+        )
+        amounts = {i: c[6] for i, c in enumerate(charges, start=1)}
+        n += _copy(
+            cur,
+            "ledger_payment",
+            [
+                "id",
+                "received_on",
+                "amount",
+                "method",
+                "check_number",
+                "receipt_number",
+                "recorded_at",
+                "void_reason",
+                "charge_id",
+                "recorded_by_id",
+            ],
+            (
+                (
+                    i,
+                    received,
+                    amounts[charge_id],
+                    "check",
+                    str(1000 + i),
+                    f"{received.year}-{i:06d}",
+                    dt.datetime.combine(received, dt.time(11), tzinfo=dt.UTC),
+                    "",
+                    charge_id,
+                    users["clerk"].pk,
+                )
+                for i, (charge_id, received) in enumerate(payments, start=1)
+            ),
+        )
+        stdout(
+            f"  fines, payments: {len(charges):,} + {len(payments):,}, "
+            f"{time.perf_counter() - t:.1f} s"
+        )
+
         # Deadlines: appeal limits first, then ~20 per case. 90 % closed; of the
         # open ones most are due months ahead, a few hundred overdue or due soon.
         t = time.perf_counter()
@@ -723,6 +839,8 @@ def seed(stdout=print):
             "cases_report",
             "enforcement_noticeofviolation",
             "enforcement_appeal",
+            "ledger_charge",
+            "ledger_payment",
         ]:
             _setval(cur, table)
 

@@ -12,7 +12,8 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q, Sum
+from django.db.models import F, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
@@ -48,10 +49,21 @@ class ChargeStatus(models.TextChoices):
 
 class ChargeQuerySet(models.QuerySet):
     def with_paid(self):
-        """Each charge with `paid_total`, the sum of its payments not voided."""
+        """Each charge with `paid_total`, the sum of its payments not voided (None
+        when there are none). A subquery per charge, not a join of the payments
+        and a GROUP BY: that grouped every joined row of a list (its case, payer
+        and notice) before the LIMIT, 57 ms for the dashboard's ten charges past
+        due at a hundred villages' fines (bench/NOTES.md)."""
+        paid = (
+            Payment.objects.filter(charge=OuterRef("pk"), voided_at__isnull=True)
+            .order_by()
+            .values("charge")
+            .annotate(total=Sum("amount"))
+            .values("total")
+        )
         return self.annotate(
-            paid_total=Sum(
-                "payments__amount", filter=Q(payments__voided_at__isnull=True)
+            paid_total=Subquery(
+                paid, output_field=models.DecimalField(max_digits=10, decimal_places=2)
             )
         )
 
@@ -69,7 +81,9 @@ class ChargeQuerySet(models.QuerySet):
                 written_off_at__isnull=True,
                 referred_on__isnull=True,
             )
-            .filter(Q(paid_total__isnull=True) | Q(paid_total__lt=F("amount")))
+            # One evaluation of the payments' sum (an OR of IS NULL and < made two).
+            .alias(paid_or_zero=Coalesce("paid_total", ZERO))
+            .filter(paid_or_zero__lt=F("amount"))
             .exclude(
                 Q(kind=ChargeKind.NOV_FINE)
                 & Q(

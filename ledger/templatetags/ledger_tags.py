@@ -2,7 +2,6 @@
 
 from django import template
 
-from cases.selectors import head_and_count
 from documents.contracts import how_to_pay
 from kernel.panels import render_panel
 
@@ -51,8 +50,7 @@ def respondent_charges(context, access):
 def smo_past_due_queue(context):
     """The SMO's work queue: charges past due, each offering "Refer to the
     Justice Court" (issue 27)."""
-    rows = selectors.past_due_charges()
-    head, count = head_and_count(rows, PAST_DUE_ON_DASHBOARD)
+    head, count = selectors.past_due_head(PAST_DUE_ON_DASHBOARD)
     return render_panel(
         context, "ledger/_past_due_queue.html", {"rows": head, "count": count}
     )
