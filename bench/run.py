@@ -71,6 +71,7 @@ def measure_pages(n: int):
     from cases.models import Case
     from enforcement.models import Appeal
     from intake.models import Report
+    from ledger.models import Charge
 
     smo = User.objects.get(username="smo")
     clerk = User.objects.get(username="clerk")
@@ -112,6 +113,12 @@ def measure_pages(n: int):
             as_clerk,
             "/enforcement/appeals/",
             "clerk",
+        ),
+        (
+            f"Ledger, 50 of {Charge.objects.count():,} charges with their totals",
+            as_smo,
+            "/staff/ledger/",
+            "smo",
         ),
         ("Public status page", anon, f"/status/?code={code}", "anon"),
         (

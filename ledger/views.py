@@ -11,6 +11,7 @@ from documents.selectors import latest_document
 from jobs import exports
 from kernel.actions import attempt, confirmed_form_class
 from kernel.humanize import money
+from kernel.paging import IdsFirstPaginator
 from kernel.roles import CASE_READERS, Role, has_role, role_required
 
 from . import selectors, services
@@ -21,6 +22,7 @@ from .forms import LedgerFilterForm, PaymentForm, PeriodForm, ReasonForm
 from .models import Charge, Payment
 
 PAY, VOID, WRITE_OFF = "pay", "void", "writeoff"
+PAGE_SIZE = 50  # charges on a page of the ledger; its totals are of all of them
 
 
 def _pay_form(charge, data=None):
@@ -167,18 +169,19 @@ def _filtered(request):
 @role_required(*CASE_READERS)
 @require_http_methods(["GET"])
 def ledger_list(request):
-    form, rows = _filtered(request)
-    totals = {
-        "amount": sum((c.amount for c in rows), 0),
-        "paid": sum((c.amount_paid() for c in rows), 0),
-        "balance": sum((c.balance() for c in rows), 0),
-    }
+    form, charges = _filtered(request)
+    totals = selectors.ledger_totals(charges)
+    pages = IdsFirstPaginator(charges, PAGE_SIZE, rows=selectors.charges_base())
+    pages.count = totals["count"]  # counted with the totals
+    query = request.GET.copy()
+    query.pop("page", None)
     return render(
         request,
         "ledger/ledger_list.html",
         {
             "form": form,
-            "rows": rows,
+            "page": pages.get_page(request.GET.get("page")),
+            "query": query.urlencode(),
             "totals": totals,
             "export_links": exports.export_links(request, "ledger:export"),
         },
@@ -186,10 +189,10 @@ def ledger_list(request):
 
 
 def ledger_export_rows(request):
-    form, rows = _filtered(request)
+    form, charges = _filtered(request)
     if form.is_bound and not form.is_valid():
         return None
-    return rows
+    return selectors.printed(charges)
 
 
 LEDGER_EXPORT = exports.ListExport(
