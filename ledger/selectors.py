@@ -146,6 +146,7 @@ def past_due_charges(today=None):
     so the dashboard reads its head and its count in the database."""
     return (
         Charge.objects.past_due(today or timezone.localdate())
+        .with_paid()
         .select_related("case", "payer", "notice")
         .order_by("due_on", "pk")
     )
@@ -163,7 +164,8 @@ def past_due_head(limit: int, today=None) -> tuple[list[Charge], int]:
         .order_by("due_on", "pk")
         .values_list("pk", "of_all")[:limit]
     )
-    rows = rows_by_ids(past_due_charges(today), [pk for pk, _ in head])
+    shown = Charge.objects.with_paid().select_related("case", "payer", "notice")
+    rows = rows_by_ids(shown, [pk for pk, _ in head])
     return rows, (head[0][1] if head else 0)
 
 
