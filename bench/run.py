@@ -115,7 +115,7 @@ def measure_pages(n: int):
             "clerk",
         ),
         (
-            f"Ledger, 50 of {Charge.objects.count():,} charges with their totals",
+            f"Ledger, 25 of {Charge.objects.count():,} charges with their totals",
             as_smo,
             "/staff/ledger/",
             "smo",

@@ -22,7 +22,7 @@ from .forms import LedgerFilterForm, PaymentForm, PeriodForm, ReasonForm
 from .models import Charge, Payment
 
 PAY, VOID, WRITE_OFF = "pay", "void", "writeoff"
-PAGE_SIZE = 50  # charges on a page of the ledger; its totals are of all of them
+PAGE_SIZE = 25  # charges on a page of the ledger (as the case list); totals are of all
 
 
 def _pay_form(charge, data=None):
