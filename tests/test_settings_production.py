@@ -26,7 +26,7 @@ print(json.dumps({
 """
 
 
-def load(tmp_path, program=LOAD, **extra) -> dict:
+def load(tmp_path, **extra) -> dict:
     env = {
         "PATH": "/usr/bin:/bin",
         "PYTHONPATH": str(ROOT),
@@ -39,7 +39,7 @@ def load(tmp_path, program=LOAD, **extra) -> dict:
         **extra,
     }
     out = subprocess.run(
-        [sys.executable, "-c", program],
+        [sys.executable, "-c", LOAD],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -80,18 +80,3 @@ def test_the_report_limit_and_the_knobs_come_from_the_environment(tmp_path):
         "wrong_key_limit": [5, 600],
         "demo_key_allowed": False,
     }
-
-
-SERVER = """
-import gc, json
-import poquott_ms4.wsgi
-print(json.dumps({"thresholds": gc.get_threshold(), "frozen": gc.get_freeze_count()}))
-"""
-
-
-def test_the_server_process_freezes_startup_objects_and_collects_less_often(tmp_path):
-    """poquott_ms4/wsgi.py, as gunicorn loads it: Django and the app out of the
-    collector's sight, young collections every 50,000 objects (bench/NOTES.md)."""
-    loaded = load(tmp_path, SERVER)
-    assert loaded["thresholds"] == [50_000, 20, 20]
-    assert loaded["frozen"] > 100_000
