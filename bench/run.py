@@ -508,6 +508,7 @@ def main(argv=None):
     from enforcement.models import Appeal, NoticeOfViolation
     from intake.models import Report
     from kernel.models import CaseEvent
+    from ledger.models import Charge, Payment
 
     seed_s, _ = ensure_seeded(reseed="--reseed" in argv)
     from django.core.management import call_command
@@ -528,7 +529,8 @@ def main(argv=None):
         f"{Case.objects.count():,} cases, {Report.objects.count():,} reports, "
         f"{CaseEvent.objects.count():,} events, {Deadline.objects.count():,} "
         f"deadlines, {NoticeOfViolation.objects.count():,} notices, "
-        f"{Appeal.objects.count():,} appeals (seeded by COPY in {seed_s:.0f} s, "
+        f"{Appeal.objects.count():,} appeals, {Charge.objects.count():,} fines, "
+        f"{Payment.objects.count():,} payments (seeded by COPY in {seed_s:.0f} s, "
         "fixed random seed)."
     )
     from bench.harness import calibration_ms

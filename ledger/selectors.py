@@ -96,8 +96,8 @@ def ledger_search(
     q: str = "",
 ) -> QuerySet[Charge]:
     """The charges the ledger lists, newest first, filtered in the database (the
-    status by its SQL form, `ChargeQuerySet.with_standing`); each with what the
-    ledger prints: its case, payer, notice and the notice's appeals."""
+    status by its SQL form, `ChargeQuerySet.with_standing`). `printed` adds what
+    its table and export print of each."""
     if status == "past_due":
         qs = Charge.objects.past_due(timezone.localdate())
     else:
@@ -140,24 +140,13 @@ def ledger_totals(charges: QuerySet[Charge]) -> dict:
     }
 
 
-def past_due_charges(today=None):
-    """Charges whose due date passed with a balance left, not referred nor
-    written off, earliest due first: the SMO's work queue (issue 27). A query,
-    so the dashboard reads its head and its count in the database."""
-    return (
-        Charge.objects.past_due(today or timezone.localdate())
-        .with_paid()
-        .select_related("case", "payer", "notice")
-        .order_by("due_on", "pk")
-    )
-
-
 def past_due_head(limit: int, today=None) -> tuple[list[Charge], int]:
-    """The first `limit` of `past_due_charges` and how many there are, in two
-    queries: their ids with the count beside them (the filter alone, no table
-    joined), then those rows with their case, payer and notice. Read in one, the
-    joins came before the LIMIT: every case hashed for ten charges, 57 ms at a
-    hundred villages' fines (bench/NOTES.md)."""
+    """The SMO's queue (issue 27): the first `limit` charges past due, earliest
+    due first, and how many there are, in two queries: their ids with the count
+    beside them (the filter alone, no table joined), then those rows with their
+    case, payer and notice. Read in one, the joins came before the LIMIT: every
+    case hashed for ten charges, 57 ms at a hundred villages' fines
+    (bench/NOTES.md)."""
     due = Charge.objects.past_due(today or timezone.localdate())
     head = list(
         due.annotate(of_all=Window(Count("pk")))

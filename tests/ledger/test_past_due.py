@@ -12,7 +12,7 @@ from enforcement.services import appeals as appeal_services
 from enforcement.services import notices as notice_services
 from ledger import court, services
 from ledger.models import Charge, ChargeKind
-from ledger.selectors import past_due_charges
+from ledger.selectors import past_due_head
 from ledger.templatetags.ledger_tags import PAST_DUE_ON_DASHBOARD
 
 from .conftest import ISSUED
@@ -61,7 +61,7 @@ def test_the_queue_says_what_each_charge_says(
 ):
     STEPS[step](fine, fined_notice, smo_user)
     today = fine.due_on + dt.timedelta(days=days_after_due)
-    in_queue = [c.pk for c in past_due_charges(today)]
+    in_queue = [c.pk for c in past_due_head(100, today)[0]]
     by_charge = [c.pk for c in Charge.objects.with_paid() if c.is_past_due(today)]
     assert in_queue == by_charge
     assert (fine.pk in in_queue) == (step in PAST_DUE and days_after_due > 0)
