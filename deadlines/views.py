@@ -13,6 +13,7 @@ from jobs import exports
 from kernel.actions import attempt
 from kernel.citations import UnknownCitation, citation
 from kernel.humanize import human_date
+from kernel.paging import query_without_page
 from kernel.roles import Role, has_role, role_required
 from kernel.site_url import site_url
 
@@ -143,15 +144,13 @@ def deadline_list_filtered(request):
 def deadline_list(request):
     form, deadlines = deadline_list_filtered(request)
     page = Paginator(deadlines, 50).get_page(request.GET.get("page"))
-    query = request.GET.copy()
-    query.pop("page", None)
     return render(
         request,
         "deadlines/list.html",
         {
             "form": form,
             "page": page,
-            "query": query.urlencode(),
+            "query": query_without_page(request),
             "export_links": exports.export_links(request, "deadlines:export"),
         },
     )

@@ -47,6 +47,7 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
 from jobs import registry as job_registry
 from jobs.views import queue_and_show
+from kernel.paging import query_without_page
 from kernel.roles import has_role
 
 CHUNK_SIZE = 2000
@@ -281,12 +282,6 @@ def _job_kind(spec: ListExport) -> str:
     return f"export:{spec.name}"
 
 
-def _list_query(request) -> str:
-    query = request.GET.copy()
-    query.pop("page", None)
-    return query.urlencode()
-
-
 def export_list(request, spec: ListExport, fmt: str):
     """The export of the list `spec` with the request's filters: a download at
     once, or, above EXPORT_BACKGROUND_ROWS rows, a background job (written in
@@ -309,7 +304,7 @@ def export_list(request, spec: ListExport, fmt: str):
         kind=_job_kind(spec),
         title=f"{spec.title} ({fmt.upper()}, {total:,} rows)",
         fmt=fmt,
-        query=_list_query(request),
+        query=query_without_page(request),
         rows=total,
     )
 
@@ -383,9 +378,7 @@ def export_paths(route: str, view, name: str) -> list:
 def export_links(request, name: str) -> dict:
     """The list's export addresses carrying its current filters (the query
     string, without the page): {"csv": …, "xlsx": …}."""
-    query = request.GET.copy()
-    query.pop("page", None)
-    encoded = query.urlencode()
+    encoded = query_without_page(request)
     return {
         fmt: reverse(f"{name}_{fmt}") + (f"?{encoded}" if encoded else "")
         for fmt in FORMATS
@@ -395,7 +388,5 @@ def export_links(request, name: str) -> dict:
 def refused(list_url: str, request):
     """A malformed filter: back to the list with the same query string, where the
     list's own form says what is wrong (nothing exported, the input kept)."""
-    query = request.GET.copy()
-    query.pop("page", None)
-    encoded = query.urlencode()
+    encoded = query_without_page(request)
     return redirect(reverse(list_url) + (f"?{encoded}" if encoded else ""))

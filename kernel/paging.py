@@ -10,6 +10,14 @@ from django.db import connections
 from django.db.models import QuerySet
 
 
+def query_without_page(request) -> str:
+    """The list's query string (its filters) without the page number: for its
+    pages' links, its exports and a return to it."""
+    query = request.GET.copy()
+    query.pop("page", None)
+    return query.urlencode()
+
+
 def rows_by_ids(rows: QuerySet, ids: list) -> list:
     """The rows of `rows` with these primary keys, in the order of `ids`."""
     if not ids:

@@ -11,7 +11,7 @@ from documents.selectors import latest_document
 from jobs import exports
 from kernel.actions import attempt, confirmed_form_class
 from kernel.humanize import money
-from kernel.paging import IdsFirstPaginator
+from kernel.paging import IdsFirstPaginator, query_without_page
 from kernel.roles import CASE_READERS, Role, has_role, role_required
 
 from . import selectors, services
@@ -173,15 +173,13 @@ def ledger_list(request):
     totals = selectors.ledger_totals(charges)
     pages = IdsFirstPaginator(charges, PAGE_SIZE, rows=selectors.charges_base())
     pages.count = totals["count"]  # counted with the totals
-    query = request.GET.copy()
-    query.pop("page", None)
     return render(
         request,
         "ledger/ledger_list.html",
         {
             "form": form,
             "page": pages.get_page(request.GET.get("page")),
-            "query": query.urlencode(),
+            "query": query_without_page(request),
             "totals": totals,
             "export_links": exports.export_links(request, "ledger:export"),
         },

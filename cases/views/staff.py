@@ -14,7 +14,7 @@ from jobs import exports
 from kernel import page_reads
 from kernel.actions import attempt, refusal_html, step_custom, with_confirmation
 from kernel.confirmations import confirm_text, is_binding
-from kernel.paging import IdsFirstPaginator, OnePassPaginator
+from kernel.paging import IdsFirstPaginator, OnePassPaginator, query_without_page
 from kernel.roles import CASE_READERS, CASE_WRITERS, Role, has_role, role_required
 from kernel.workflow import Refused, reasons_not
 
@@ -116,15 +116,13 @@ def case_list(request):
     page = paginator(cases, PAGE_SIZE, rows=selectors.case_list_rows()).get_page(
         request.GET.get("page")
     )
-    query = request.GET.copy()
-    query.pop("page", None)
     return render(
         request,
         "cases/case_list.html",
         {
             "form": form,
             "page": page,
-            "query": query.urlencode(),
+            "query": query_without_page(request),
             "export_links": exports.export_links(request, "cases:export"),
         },
     )
