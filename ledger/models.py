@@ -49,6 +49,16 @@ class ChargeStatus(models.TextChoices):
     CANCELLED = "cancelled", "Cancelled (the notice no longer stands)"
 
 
+def _cancelled() -> Q:
+    """The SQL form of `Charge.is_cancelled`: a notice's fine whose notice was
+    withdrawn or superseded."""
+    from enforcement.models import NoticeStatus
+
+    return Q(kind=ChargeKind.NOV_FINE) & Q(
+        notice__status__in=(NoticeStatus.WITHDRAWN, NoticeStatus.SUPERSEDED)
+    )
+
+
 class ChargeQuerySet(models.QuerySet):
     def with_paid(self, *, joined: bool = False):
         """Each charge with `paid_total`, the sum of its payments not voided (None
@@ -79,17 +89,12 @@ class ChargeQuerySet(models.QuerySet):
         the database, not over every charge read into Python (1.3 s at a hundred
         villages' fines, bench/NOTES.md). `tests/ledger/test_standing.py` holds
         each pair equal."""
-        from enforcement.models import NoticeStatus
-
         qs = self if "paid_total" in self.query.annotations else self.with_paid()
         paid = Coalesce("paid_total", ZERO)
-        cancelled = Q(kind=ChargeKind.NOV_FINE) & Q(
-            notice__status__in=(NoticeStatus.WITHDRAWN, NoticeStatus.SUPERSEDED)
-        )
         S = ChargeStatus
         return qs.annotate(
             standing=models.Case(
-                models.When(cancelled, then=Value(S.CANCELLED)),
+                models.When(_cancelled(), then=Value(S.CANCELLED)),
                 models.When(written_off_at__isnull=False, then=Value(S.WRITTEN_OFF)),
                 models.When(GreaterThanOrEqual(paid, F("amount")), then=Value(S.PAID)),
                 models.When(referred_on__isnull=False, then=Value(S.REFERRED)),
@@ -112,7 +117,7 @@ class ChargeQuerySet(models.QuerySet):
         heads in the database): due before `today`, a balance left, neither
         cancelled, written off nor referred, and no appeal of its notice pending
         (R-APL-2). `tests/ledger/test_past_due.py` holds the two forms equal."""
-        from enforcement.models import NoticeOfViolation, NoticeStatus
+        from enforcement.models import NoticeOfViolation
 
         # Paid in full: the charges whose payments not voided come to their
         # amount, summed once for all of them (a sum per charge, probed for each
@@ -125,9 +130,6 @@ class ChargeQuerySet(models.QuerySet):
             .filter(total__gte=F("charge__amount"))
             .values("charge")
         )
-        no_longer_standing = NoticeOfViolation.objects.filter(
-            status__in=(NoticeStatus.WITHDRAWN, NoticeStatus.SUPERSEDED)
-        )
         return (
             self.filter(
                 due_on__lt=today,
@@ -135,7 +137,7 @@ class ChargeQuerySet(models.QuerySet):
                 referred_on__isnull=True,
             )
             .exclude(pk__in=paid_in_full)
-            .exclude(kind=ChargeKind.NOV_FINE, notice__in=no_longer_standing)
+            .exclude(_cancelled())
             .exclude(notice__in=NoticeOfViolation.objects.with_pending_appeal())
         )
 
