@@ -220,7 +220,7 @@ def background_sync(context, scope_path: str, tag: str) -> None:
         lambda event: registrations.extend(event["registrations"]),
     )
     cdp.send("ServiceWorker.enable")
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         found = [
             r

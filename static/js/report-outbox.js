@@ -54,11 +54,17 @@
   }
 
   // With the form closed, the service worker sends when the signal returns.
+  // True once the browser has promised to; false where it cannot: no
+  // background sync, or a service worker not installed yet (the phone lost
+  // its signal before it was). Then the form sends when opened again.
   function sendLater() {
-    if (!backgroundSync) { return; }
-    navigator.serviceWorker.ready.then(function (registration) {
-      return registration.sync.register(SYNC_TAG);
-    }).catch(function () { /* the form sends when opened again */ });
+    if (!backgroundSync) { return Promise.resolve(false); }
+    return navigator.serviceWorker.getRegistration(box.dataset.formUrl)
+      .then(function (registration) {
+        if (!registration || !registration.active) { return false; }
+        return registration.sync.register(SYNC_TAG).then(function () { return true; });
+      })
+      .catch(function () { return false; });
   }
 
   // Put a kept report's answers and photos back in the form (a report kept on an
@@ -100,15 +106,18 @@
     }, function () { return { state: "waiting" }; });
   }
 
+  // Say "even if you close this page" only when the browser will send it.
   function waiting() {
-    show(backgroundSync
-      ? "Saved on this phone. It will be sent when you are back online, even if " +
-        "you close this page."
-      : "Saved on this phone. It will be sent when you are back online: keep " +
-        "this page open, or open the report form again later.", true);
-    sendLater();
     window.clearTimeout(timer);
     timer = window.setTimeout(sendWaiting, RETRY_MS);
+    return sendLater().then(function (later) {
+      if (sending) { return; }  // sent again meanwhile: that says what happened
+      show(later
+        ? "Saved on this phone. It will be sent when you are back online, even if " +
+          "you close this page."
+        : "Saved on this phone. It will be sent when you are back online: keep " +
+          "this page open, or open the report form again later.", true);
+    });
   }
 
   function currentKey() {

@@ -197,6 +197,9 @@ def test_a_report_saved_offline_is_sent_with_the_form_closed(browser_page, tmp_p
     page = browser_page
     context = page.context
     _fill(page, tmp_path)
+    # The form was opened with signal: its service worker is installed (on a
+    # busy machine that can take longer than filling in the form).
+    assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     context.set_offline(True)
     page.get_by_role("button", name="Send report").click()
     page.locator("#outbox-status").get_by_text("even if you close this page").wait_for()
@@ -218,3 +221,23 @@ def test_a_report_saved_offline_is_sent_with_the_form_closed(browser_page, tmp_p
     expect(page.locator("#public-status")).to_be_visible()
     expect(page.get_by_role("main")).to_contain_text("Sound Road")
     assert Report.objects.count() == 1
+
+
+@pytest.mark.browser
+def test_without_its_service_worker_the_form_says_to_keep_the_page_open(
+    browser_page, tmp_path
+):
+    """The signal went before the form's service worker was installed: nothing
+    would send the report with the page closed, so the page does not say so."""
+    page = browser_page
+    page.context.route("**/report/sw.js", lambda route: route.abort())
+    _fill(page, tmp_path)
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Send report").click()
+    status = page.locator("#outbox-status")
+    expect(status).to_contain_text("keep this page open")
+    expect(status).not_to_contain_text("even if you close this page")
+
+    page.context.set_offline(False)  # still open: it goes
+    code = _tracking_code(page)
+    assert Report.objects.get().tracking_code == code
