@@ -489,11 +489,14 @@ def write_results(lines, meta, seed_info, calibration):
         f"before, {calibration[-1]:.0f} ms after the run. This shared machine's "
         "speed drifts; compare runs with this figure beside them.",
         "",
-        "Server time = in-process request through the whole middleware stack "
-        "(django.test.Client, DEBUG off, PostgreSQL on 127.0.0.1). The floor is a "
-        "bare Django view (no template, no query) measured the same way, signed in "
-        "as the same user. The pages are measured in turn, one request each per "
-        "round, so a slow spell of the machine is shared by all of them.",
+        "Server time = in-process request through the WSGI handler gunicorn "
+        "calls (poquott_ms4.wsgi, the whole middleware stack, DEBUG off, "
+        "PostgreSQL on 127.0.0.1), with a signed-in test Client's session cookie, "
+        "the body read and closed; queries counted by an execute wrapper; "
+        "measured after the worker's warm-up. The floor is a bare Django view (no "
+        "template, no query) measured the same way, signed in as the same user. "
+        "The pages are measured in turn, one request each per round, so a slow "
+        "spell of the machine is shared by all of them.",
         "",
         *lines,
         notes,
