@@ -3,7 +3,8 @@ respondent reads the amount and how to pay on their page; the SMO records a
 payment at the window and opens its receipt; a charge past due is referred to
 the Justice Court from the work queue, and the clerk records the conviction.
 Only links, buttons and fields the pages show are used (the sign-in page is the
-one URL typed); the past-due notice is made through the services beforehand."""
+one URL typed); the past-due notice is made through the services beforehand.
+The clerk also pages through a ledger longer than one page, filtered."""
 
 import datetime as dt
 from decimal import Decimal
@@ -15,7 +16,8 @@ from playwright.sync_api import expect
 from cases.models import Case, CaseParty, CaseStatus, Party, Premises
 from enforcement.models import NoticeOfViolation, RequirementKind
 from enforcement.services import notices as notice_services
-from ledger.models import Charge
+from ledger import services as ledger_services
+from ledger.models import Charge, ChargeKind
 from portal.services import live_access
 from tests.conftest import browser_sign_in
 from tests.steps import tick_confirmation
@@ -127,3 +129,66 @@ def test_a_fine_from_the_notice_to_the_window_and_to_the_justice_court(
     page.get_by_role("button", name="Record the disposition").click()
     expect(page.get_by_test_id("referral-status")).to_contain_text("Convicted")
     expect(page.locator("body")).to_contain_text("JC-26-0042")
+
+
+def _court_fines(case, smo_user, count):
+    """`count` court fines on `case`, JC-000 first; the first four paid in full."""
+    fines = []
+    for n in range(count):
+        fine = ledger_services.charge_create(
+            kind=ChargeKind.COURT_FINE,
+            case=case,
+            payer=Party.objects.create(name=f"Payer {n:03}"),
+            amount=Decimal("40.00"),
+            reference=f"JC-{n:03}",
+            issued_on=timezone.localdate() - dt.timedelta(days=60 - n),
+            actor=smo_user,
+        )
+        if n < 4:
+            ledger_services.payment_record(
+                charge=fine,
+                actor=smo_user,
+                received_on=timezone.localdate(),
+                amount=Decimal("40.00"),
+                method="cash",
+            )
+        fines.append(fine)
+    return fines
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("size", [None, PHONE], ids=["desktop", "phone"])
+def test_the_clerk_pages_through_a_filtered_ledger(
+    browser_page, smo_user, clerk_user, size
+):
+    late = _past_due_fine(smo_user)
+    _court_fines(late.case, smo_user, 30)  # 31 charges, 27 of them unpaid
+    page = browser_page
+    if size:
+        page.set_viewport_size(size)
+    browser_sign_in(page, "clerk")
+    _menu(page)
+    page.get_by_role("link", name="Ledger").first.click()
+    table = page.get_by_test_id("ledger-table")
+    pages = page.get_by_role("navigation", name="Pages")
+    expect(pages).to_contain_text("Page 1 of 2")
+    expect(table.locator("tfoot")).to_contain_text("Total of 31 charges (all pages)")
+
+    page.get_by_label("Status").select_option(label="Unpaid")
+    page.get_by_role("button", name="Filter").click()
+    expect(table.locator("tfoot")).to_contain_text("Total of 27 charges (all pages)")
+    expect(table.locator("tfoot")).to_contain_text("$1,240.00")  # 26 × $40 + $200
+    expect(table.locator("tbody tr")).to_have_count(25)
+
+    pages.get_by_role("link", name="Next").click()
+    expect(pages).to_contain_text("Page 2 of 2")
+    expect(table.locator("tbody tr")).to_have_count(2)
+    expect(table.locator("tfoot")).to_contain_text("Total of 27 charges (all pages)")
+    expect(page.get_by_label("Status")).to_have_value("unpaid")  # the filter kept
+    for paid in ("JC-000", "JC-001", "JC-002", "JC-003"):
+        expect(page.get_by_role("link", name=paid)).to_have_count(0)
+
+    pages.get_by_role("link", name="Previous").click()
+    expect(pages).to_contain_text("Page 1 of 2")
+    expect(table.locator("tbody tr")).to_have_count(25)
