@@ -675,6 +675,7 @@ def seed(stdout=print):
                 "due_explanation",
                 "write_off_reason",
                 "referred_on",
+                "received",
                 "created_at",
                 "case_id",
                 "payer_id",
@@ -693,6 +694,7 @@ def seed(stdout=print):
                     "The last day to appeal the notice (15 days after it was served).",
                     "",
                     referred,
+                    "0.00",  # filled in from the payments below
                     dt.datetime.combine(issued, dt.time(10), tzinfo=dt.UTC),
                     cid,
                     party,
@@ -736,6 +738,9 @@ def seed(stdout=print):
                 for i, (charge_id, received) in enumerate(payments, start=1)
             ),
         )
+        from ledger.models import Charge
+
+        Charge.objects.keep_received()  # as Payment.save keeps it
         stdout(
             f"  fines, payments: {len(charges):,} + {len(payments):,}, "
             f"{time.perf_counter() - t:.1f} s"

@@ -11,7 +11,7 @@ import datetime as dt
 from decimal import Decimal
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.db.models import F, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce, Greatest
 from django.db.models.lookups import GreaterThan, GreaterThanOrEqual
@@ -59,7 +59,26 @@ def _cancelled() -> Q:
     )
 
 
+def paid_sum(charge) -> Subquery:
+    """The sum of the payments not voided of `charge` (an expression, usually
+    OuterRef("pk")); None when there are none. The one definition of what was
+    paid, for `with_paid` and for the copy each charge keeps (`Charge.received`)."""
+    paid = (
+        Payment.objects.filter(charge=charge, voided_at__isnull=True)
+        .order_by()
+        .values("charge")
+        .annotate(total=Sum("amount"))
+        .values("total")
+    )
+    return Subquery(paid, output_field=MONEY)
+
+
 class ChargeQuerySet(models.QuerySet):
+    def keep_received(self) -> int:
+        """Set `received` of these charges to what their payments not voided
+        come to (Payment.save and the bench's seed; migration 0004 once)."""
+        return self.update(received=Coalesce(paid_sum(OuterRef("pk")), ZERO))
+
     def with_paid(self, *, joined: bool = False):
         """Each charge with `paid_total`, the sum of its payments not voided (None
         when there are none). By default a subquery per charge: a join of the
@@ -74,14 +93,7 @@ class ChargeQuerySet(models.QuerySet):
                     "payments__amount", filter=Q(payments__voided_at__isnull=True)
                 )
             )
-        paid = (
-            Payment.objects.filter(charge=OuterRef("pk"), voided_at__isnull=True)
-            .order_by()
-            .values("charge")
-            .annotate(total=Sum("amount"))
-            .values("total")
-        )
-        return self.annotate(paid_total=Subquery(paid, output_field=MONEY))
+        return self.annotate(paid_total=paid_sum(OuterRef("pk")))
 
     def with_standing(self):
         """Each charge with `standing`, the SQL form of `Charge.status`, and
@@ -116,30 +128,29 @@ class ChargeQuerySet(models.QuerySet):
         """The SQL form of `Charge.is_past_due` (the SMO's queue counts and
         heads in the database): due before `today`, a balance left, neither
         cancelled, written off nor referred, and no appeal of its notice pending
-        (R-APL-2). `tests/ledger/test_past_due.py` holds the two forms equal."""
+        (R-APL-2). `tests/ledger/test_past_due.py` holds the two forms equal.
+
+        "A balance left" reads the copy each charge keeps of what was received
+        (`received`), through the partial index of the charges still owed
+        (OWED): the charges paid in full, most of the ledger and growing every
+        year, are never read (summing every payment for it was 9.9 of this
+        query's 19.7 ms at a hundred villages' fines, bench/NOTES.md)."""
         from enforcement.models import NoticeOfViolation
 
-        # Paid in full: the charges whose payments not voided come to their
-        # amount, summed once for all of them (a sum per charge, probed for each
-        # one, was 10 of the dashboard's ms at 5,558 charges; now 6, bench/NOTES.md).
-        paid_in_full = (
-            Payment.objects.filter(voided_at__isnull=True)
-            .order_by()
-            .values("charge")
-            .annotate(total=Sum("amount"))
-            .filter(total__gte=F("charge__amount"))
-            .values("charge")
-        )
         return (
-            self.filter(
-                due_on__lt=today,
-                written_off_at__isnull=True,
-                referred_on__isnull=True,
-            )
-            .exclude(pk__in=paid_in_full)
+            self.filter(OWED, due_on__lt=today)
             .exclude(_cancelled())
             .exclude(notice__in=NoticeOfViolation.objects.with_pending_appeal())
         )
+
+
+# The charges with something still owed: neither written off nor referred, and
+# less received than asked (the partial index `charge_owed_by_due_on`).
+OWED = (
+    Q(written_off_at__isnull=True)
+    & Q(referred_on__isnull=True)
+    & Q(received__lt=F("amount"))
+)
 
 
 class Charge(models.Model):
@@ -192,6 +203,14 @@ class Charge(models.Model):
     referred_on = models.DateField(
         null=True, blank=True, help_text="The day it was referred to the Justice Court."
     )
+    # What its payments not voided come to: a copy, kept by Payment.save in the
+    # same transaction (`ChargeQuerySet.keep_received`), that lets the SMO's
+    # queue find the charges still owed by an index. The ledger's figures (the
+    # balance, the status) are computed from the payments themselves;
+    # tests/ledger/test_received.py holds the copy equal to them.
+    received = models.DecimalField(
+        max_digits=10, decimal_places=2, default=ZERO, editable=False
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -225,12 +244,28 @@ class Charge(models.Model):
                 name="charge_write_off_has_reason",
             ),
         ]
+        indexes = [
+            models.Index(
+                fields=["due_on", "id"], condition=OWED, name="charge_owed_by_due_on"
+            ),
+        ]
 
     def __str__(self):
         return (
             f"{self.reference}: {self.get_kind_display()}, {money(self.amount)} "
             f"to {self.payer}"
         )
+
+    def save(self, *args, **kwargs):
+        # `received` is Payment.save's to write: a charge read before a payment
+        # and saved after it must not put back what it read.
+        if not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                f.attname
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.name != "received"
+            ]
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("ledger:charge_detail", args=[self.pk])
@@ -374,6 +409,11 @@ class Payment(models.Model):
             f"Receipt {self.receipt_number}: {money(self.amount)} received "
             f"{human_short_date(self.received_on)} against {self.charge.reference}"
         )
+
+    def save(self, *args, **kwargs):
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            Charge.objects.filter(pk=self.charge_id).keep_received()
 
     def get_absolute_url(self) -> str:
         return self.charge.get_absolute_url()

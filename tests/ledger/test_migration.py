@@ -11,6 +11,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 OLD = ("enforcement", "0016_hearing_notice_sent_by_email")
 NEW = ("enforcement", "0017_remedy_payments_on_the_ledger")
+RECEIVED = ("ledger", "0004_received")
 
 
 def _migrate(targets, state):
@@ -75,6 +76,11 @@ def test_remedy_payments_are_copied_onto_the_ledger():
         assert [p.amount for p in payments] == [Decimal("400.00"), Decimal("75.50")]
         assert [p.receipt_number for p in payments] == ["R-2025-00001", "R-2025-00002"]
         assert payments[0].check_number == "1042"
+        # Each charge's copy of what was received, filled in from the payments
+        # the data migration copied (issue 28).
+        newer = _migrate([RECEIVED], [RECEIVED])
+        charge = newer.get_model("ledger", "Charge").objects.get(pk=charge.pk)
+        assert charge.received == Decimal("475.50")
     finally:
         # Every app at its latest, as every other test expects.
         executor = MigrationExecutor(connection)
