@@ -46,3 +46,17 @@ def test_signing_in_with_the_password_works_and_a_wrong_one_does_not(client, smo
     assert client.get(OUTBOX).status_code == 200
     client.logout()
     assert not client.login(username="smo", password="wrong-password")
+
+
+def test_each_role_a_user_holds_is_read_and_no_other_group_counts(smo_user):
+    from kernel.role_backend import RoleBackend
+    from kernel.roles import user_roles
+
+    # The roles are read as one column of names joined by commas.
+    assert not any("," in role.value for role in Role)
+    crew = Group.objects.create(name="Pool crew, summer")
+    smo_user.groups.add(Group.objects.get(name=Role.CLERK.value), crew)
+    read = RoleBackend().get_user(smo_user.pk)
+    assert user_roles(read) == {Role.SMO, Role.CLERK}
+    smo_user.groups.clear()
+    assert user_roles(RoleBackend().get_user(smo_user.pk)) == set()
