@@ -2,11 +2,13 @@
 dashboard, the case list and search, the case page. No writes here."""
 
 import datetime as dt
+import functools
 import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import (
     Count,
     Exists,
@@ -22,7 +24,8 @@ from django.utils import timezone
 
 from intake.models import Report
 from kernel import page_reads
-from kernel.inline_rows import Inline, with_inline
+from kernel.compiled import STAND_IN_ID, CompiledQuery
+from kernel.inline_rows import Inline, attach_inline, inline_annotated, with_inline
 from kernel.models import CaseEvent, actor_words, event_kinds
 from kernel.roles import CASE_READERS, Role, has_role
 from outbox.selectors import delivery_heads
@@ -190,16 +193,26 @@ def newest_reports(limit: int = 5) -> tuple[list[Report], int]:
     all, in one query: the count is a subquery computed once beside the rows.
     (A window count before the LIMIT made PostgreSQL read every waiting report's
     photos: 12 ms at 7,000 waiting, bench/.)"""
-    waiting = Report.objects.filter(case__isnull=True)
-    # COUNT as a plain function, so that the subquery is not grouped.
-    in_all = waiting.order_by().annotate(n=Func(F("pk"), function="COUNT"))
-    rows = with_inline(
-        waiting.annotate(waiting_in_all=Subquery(in_all.values("n"))).order_by(
-            "-received_at", "-pk"
-        )[:limit],
-        *REPORT_EVIDENCE.values(),
+    rows = attach_inline(
+        _newest_reports(limit).rows(), DEFAULT_DB_ALIAS, *REPORT_EVIDENCE.values()
     )
     return rows, (rows[0].waiting_in_all if rows else 0)
+
+
+@functools.cache
+def _newest_reports(limit: int) -> CompiledQuery:
+    def build():
+        waiting = Report.objects.filter(case__isnull=True)
+        # COUNT as a plain function, so that the subquery is not grouped.
+        in_all = waiting.order_by().annotate(n=Func(F("pk"), function="COUNT"))
+        return inline_annotated(
+            waiting.annotate(waiting_in_all=Subquery(in_all.values("n"))).order_by(
+                "-received_at", "-pk"
+            )[:limit],
+            *REPORT_EVIDENCE.values(),
+        )
+
+    return CompiledQuery(build)
 
 
 # What a report's evidence shows besides itself (cases/_report_evidence.html),
@@ -317,12 +330,7 @@ def dashboard_for(user) -> dict:
     if data["is_smo"]:
         data["newest_reports"], data["triage_count"] = newest_reports()
         data["open_count"] = Case.objects.exclude(status__in=CLOSED_STATUSES).count()
-        data["my_cases"] = list(
-            case_list_rows()
-            .filter(assigned_officer=user)
-            .exclude(status__in=CLOSED_STATUSES)
-            .order_by("-opened_at")[:10]
-        )
+        data["my_cases"] = _MY_CASES.rows(officer=user.pk)
         outbox = delivery_heads(limit=OUTBOX_ON_DASHBOARD)
         data["outbox_counts"] = outbox["counts"]
         data["failed_messages"] = outbox["failed"]
@@ -331,14 +339,27 @@ def dashboard_for(user) -> dict:
     data["is_attorney"] = has_role(user, Role.ATTORNEY)
     data["is_building_inspector"] = has_role(user, Role.BUILDING_INSPECTOR)
     if data["is_reader"]:
-        data["recent_events"] = list(
-            CaseEvent.objects.select_related("case", "premises", "actor")
-            .only(*RECENT_EVENT_FIELDS)
-            .order_by("-at", "-id")[:15]
-        )
+        data["recent_events"] = _RECENT_EVENTS.rows()
     return data
 
 
+# The dashboard's lists, each compiled once (kernel.compiled).
+_MY_CASES = CompiledQuery(
+    lambda officer: (
+        case_list_rows()
+        .filter(assigned_officer=officer)
+        .exclude(status__in=CLOSED_STATUSES)
+        .order_by("-opened_at")[:10]
+    ),
+    officer=STAND_IN_ID,
+)
+_RECENT_EVENTS = CompiledQuery(
+    lambda: (
+        CaseEvent.objects.select_related("case", "premises", "actor")
+        .only(*RECENT_EVENT_FIELDS)
+        .order_by("-at", "-id")[:15]
+    )
+)
 OUTBOX_ON_DASHBOARD = 5
 # What "Recent activity" prints of an entry (cases/dashboard.html): when, the
 # case or premises it is about, what happened and who did it (CaseEvent.by_words).
@@ -356,10 +377,13 @@ RECENT_EVENT_FIELDS = (
 )
 
 
-def head_and_count(qs: QuerySet, limit: int) -> tuple[list, int]:
+def head_and_count(
+    qs: QuerySet, limit: int, head: CompiledQuery | None = None
+) -> tuple[list, int]:
     """The first `limit` rows of `qs` and how many there are in all; the COUNT query
-    is made only when the head is full (a short head is the whole list)."""
-    rows = list(qs[:limit])
+    is made only when the head is full (a short head is the whole list). `head`:
+    `qs[:limit]` compiled once (kernel.compiled)."""
+    rows = head.rows() if head is not None else list(qs[:limit])
     return rows, (len(rows) if len(rows) < limit else qs.count())
 
 

@@ -134,14 +134,26 @@ def _sort(rows: list, order_by: tuple[str, ...]) -> list:
 def with_inline(qs: QuerySet, *specs: Inline) -> list:
     """The rows of `qs`, each with the children of `specs` read in the same
     query (see the module's text)."""
-    model = qs.model
-    db = qs.db
-    vendor = connections[db].vendor
-    rows = list(
-        qs.annotate(
-            **{_annotation(s.accessor): _subquery(model, s, vendor) for s in specs}
-        )
+    return attach_inline(list(inline_annotated(qs, *specs)), qs.db, *specs)
+
+
+def inline_annotated(qs: QuerySet, *specs: Inline) -> QuerySet:
+    """`qs` with the children of `specs` as annotations; `attach_inline` turns
+    its rows' annotations into their children (with_inline does both; a query
+    compiled once, kernel.compiled, runs the first and then the second)."""
+    vendor = connections[qs.db].vendor
+    return qs.annotate(
+        **{_annotation(s.accessor): _subquery(qs.model, s, vendor) for s in specs}
     )
+
+
+def attach_inline(rows: list, db: str, *specs: Inline) -> list:
+    """Each row of `inline_annotated` with its children where prefetch_related
+    keeps them; returns `rows`."""
+    if not rows:
+        return rows
+    model = type(rows[0])
+    vendor = connections[db].vendor
     for spec in specs:
         child, _, cache_name, fk = _relation(model, spec.accessor)
         fields = child._meta.concrete_fields

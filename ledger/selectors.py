@@ -4,6 +4,7 @@ its payments, never stored; the ledger filters and sums by its SQL form
 (`ChargeQuerySet.with_standing`)."""
 
 import datetime as dt
+import functools
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -13,6 +14,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from kernel import page_reads
+from kernel.compiled import STAND_IN_DATE, CompiledQuery
 from kernel.inline_rows import Inline, with_inline
 from kernel.paging import rows_by_ids
 
@@ -140,6 +142,21 @@ def ledger_totals(charges: QuerySet[Charge]) -> dict:
     }
 
 
+@functools.cache
+def _past_due_ids(limit: int) -> CompiledQuery:
+    """The ids of the first `limit` charges past due `today`, earliest due
+    first, each with the count of them all (compiled once: kernel.compiled)."""
+    return CompiledQuery(
+        lambda today: (
+            Charge.objects.past_due(today)
+            .annotate(of_all=Window(Count("pk")))
+            .order_by("due_on", "pk")
+            .values_list("pk", "of_all")[:limit]
+        ),
+        today=STAND_IN_DATE,
+    )
+
+
 def past_due_head(limit: int, today=None) -> tuple[list[Charge], int]:
     """The SMO's queue (issue 27): the first `limit` charges past due, earliest
     due first, and how many there are, in two queries: their ids with the count
@@ -147,12 +164,7 @@ def past_due_head(limit: int, today=None) -> tuple[list[Charge], int]:
     case, payer and notice. Read in one, the joins came before the LIMIT: every
     case hashed for ten charges, 57 ms at a hundred villages' fines
     (bench/NOTES.md)."""
-    due = Charge.objects.past_due(today or timezone.localdate())
-    head = list(
-        due.annotate(of_all=Window(Count("pk")))
-        .order_by("due_on", "pk")
-        .values_list("pk", "of_all")[:limit]
-    )
+    head = _past_due_ids(limit).rows(today=today or timezone.localdate())
     shown = Charge.objects.with_paid().select_related("case", "payer", "notice")
     rows = rows_by_ids(shown, [pk for pk, _ in head])
     return rows, (head[0][1] if head else 0)

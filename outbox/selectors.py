@@ -1,7 +1,11 @@
 """Reads of the outbox: what the SMO's page and the dashboard show."""
 
+import functools
+
 from django.db.models import Count, F, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
+
+from kernel.compiled import CompiledQuery
 
 from .models import OutgoingMessage
 
@@ -23,22 +27,29 @@ def pending_messages(limit: int = PAGE_LIMIT) -> list[OutgoingMessage]:
     return list(_rows().filter(status=Status.PENDING)[:limit])
 
 
+@functools.cache
+def _heads(limit: int) -> CompiledQuery:
+    by_status = {"partition_by": F("status")}
+    return CompiledQuery(
+        lambda: (
+            _rows()
+            .filter(status__in=[Status.FAILED, Status.PENDING])
+            .annotate(
+                place=Window(RowNumber(), order_by=["created_at", "id"], **by_status),
+                of_status=Window(Count("pk"), **by_status),
+            )
+            .filter(place__lte=limit)
+        )
+    )
+
+
 def delivery_heads(limit: int) -> dict:
     """The dashboard's outbox: {"failed": first `limit` failed rows, "pending":
     first `limit` pending rows, "counts": {"failed": n, "pending": m}}, oldest
-    first, in one query (each status numbered and counted before the limit)."""
-    by_status = {"partition_by": F("status")}
-    rows = (
-        _rows()
-        .filter(status__in=[Status.FAILED, Status.PENDING])
-        .annotate(
-            place=Window(RowNumber(), order_by=["created_at", "id"], **by_status),
-            of_status=Window(Count("pk"), **by_status),
-        )
-        .filter(place__lte=limit)
-    )
+    first, in one query (each status numbered and counted before the limit;
+    compiled once, kernel.compiled)."""
     heads = {"failed": [], "pending": [], "counts": {"failed": 0, "pending": 0}}
-    for row in rows:
+    for row in _heads(limit).rows():
         heads[row.status].append(row)
         heads["counts"][row.status] = row.of_status
     return heads

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.db.models import QuerySet
+
 from deadlines.models import CLOSED_WITHOUT_DUTY, Deadline
 from documents import registry
 from documents.models import IssuedDocument
 from kernel.citations import cited
+from kernel.compiled import CompiledQuery
 
 
 @dataclass
@@ -300,29 +303,45 @@ QUEUE_FIELDS = (
 )
 
 
+def _changes_waiting() -> QuerySet:
+    from .models import ContactChangeRequest, ContactChangeStatus
+
+    return (
+        ContactChangeRequest.objects.filter(status=ContactChangeStatus.PENDING)
+        .select_related("access__party", "access__case")
+        .only(*QUEUE_FIELDS)
+        .order_by("submitted_at", "id")
+    )
+
+
+def _proofs_waiting() -> QuerySet:
+    from .corrections import waiting_review
+
+    return (
+        waiting_review()
+        .select_related(None)
+        .select_related("access__party", "access__case")
+        .only("notice", *QUEUE_FIELDS)
+    )
+
+
+# The queue's two heads, each compiled once (kernel.compiled).
+_CHANGES_HEAD = CompiledQuery(lambda: _changes_waiting()[:QUEUE_ROWS])
+_PROOFS_HEAD = CompiledQuery(lambda: _proofs_waiting()[:QUEUE_ROWS])
+
+
 def respondents_queue() -> dict:
     """What respondents sent from their pages for the SMO to deal with (the
     dashboard): proofs of correction to review and contact details to confirm,
     oldest first, the first QUEUE_ROWS of each with their counts."""
     from cases.selectors import head_and_count
 
-    from .corrections import waiting_review
-    from .models import ContactChangeRequest, ContactChangeStatus
-
-    changes = (
-        ContactChangeRequest.objects.filter(status=ContactChangeStatus.PENDING)
-        .select_related("access__party", "access__case")
-        .only(*QUEUE_FIELDS)
-        .order_by("submitted_at", "id")
+    proof_rows, proof_count = head_and_count(
+        _proofs_waiting(), QUEUE_ROWS, _PROOFS_HEAD
     )
-    proofs = (
-        waiting_review()
-        .select_related(None)
-        .select_related("access__party", "access__case")
-        .only("notice", *QUEUE_FIELDS)
+    change_rows, change_count = head_and_count(
+        _changes_waiting(), QUEUE_ROWS, _CHANGES_HEAD
     )
-    proof_rows, proof_count = head_and_count(proofs, QUEUE_ROWS)
-    change_rows, change_count = head_and_count(changes, QUEUE_ROWS)
     return {
         "proofs_waiting": proof_rows,
         "proofs_waiting_count": proof_count,

@@ -17,3 +17,4 @@ if not REDIS_URL:  # noqa: F405
     # No broker in unit tests without Redis: tasks queued on commit go nowhere.
     CELERY_BROKER_URL = "memory://"
 WHITENOISE_USE_FINDERS = True
+COMPILED_QUERY_CHECK = True  # kernel.compiled: each compiled query checks its shape
