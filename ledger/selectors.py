@@ -9,14 +9,22 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Count, Q, QuerySet, Sum, Window, prefetch_related_objects
+from django.db.models import (
+    Count,
+    F,
+    Func,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    prefetch_related_objects,
+)
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from kernel import page_reads
 from kernel.compiled import STAND_IN_DATE, CompiledQuery
 from kernel.inline_rows import Inline, with_inline
-from kernel.paging import rows_by_ids
 
 from .models import (
     COST_KINDS,
@@ -143,31 +151,36 @@ def ledger_totals(charges: QuerySet[Charge]) -> dict:
 
 
 @functools.cache
-def _past_due_ids(limit: int) -> CompiledQuery:
-    """The ids of the first `limit` charges past due `today`, earliest due
-    first, each with the count of them all (compiled once: kernel.compiled)."""
-    return CompiledQuery(
-        lambda today: (
-            Charge.objects.past_due(today)
-            .annotate(of_all=Window(Count("pk")))
-            .order_by("due_on", "pk")
-            .values_list("pk", "of_all")[:limit]
-        ),
-        today=STAND_IN_DATE,
-    )
+def _past_due_rows(limit: int) -> CompiledQuery:
+    """The first `limit` charges past due `today`, earliest due first, with
+    their case, payer and notice, what was paid, and beside each how many there
+    are in all (`of_all`, a subquery computed once); compiled once
+    (kernel.compiled)."""
+
+    def build(today):
+        due = Charge.objects.past_due(today)
+        # COUNT as a plain function, so that the subquery is not grouped.
+        in_all = due.order_by().annotate(n=Func(F("pk"), function="COUNT"))
+        return (
+            due.with_paid()
+            .select_related("case", "payer", "notice")
+            .annotate(of_all=Subquery(in_all.values("n")))
+            .order_by("due_on", "pk")[:limit]
+        )
+
+    return CompiledQuery(build, today=STAND_IN_DATE)
 
 
 def past_due_head(limit: int, today=None) -> tuple[list[Charge], int]:
     """The SMO's queue (issue 27): the first `limit` charges past due, earliest
-    due first, and how many there are, in two queries: their ids with the count
-    beside them (the filter alone, no table joined), then those rows with their
-    case, payer and notice. Read in one, the joins came before the LIMIT: every
-    case hashed for ten charges, 57 ms at a hundred villages' fines
-    (bench/NOTES.md)."""
-    head = _past_due_ids(limit).rows(today=today or timezone.localdate())
-    shown = Charge.objects.with_paid().select_related("case", "payer", "notice")
-    rows = rows_by_ids(shown, [pk for pk, _ in head])
-    return rows, (head[0][1] if head else 0)
+    due first, with their case, payer and notice, and how many there are, in one
+    query. The partial index of the charges still owed (`Charge.OWED`) gives
+    them in due order, so the joins are made for these rows only. (Before it,
+    the filter read every payment and the joins came before the LIMIT: every
+    case hashed for ten charges, 57 ms at a hundred villages' fines, then two
+    queries; bench/NOTES.md.)"""
+    rows = _past_due_rows(limit).rows(today=today or timezone.localdate())
+    return rows, (rows[0].of_all if rows else 0)
 
 
 @dataclass
