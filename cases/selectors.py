@@ -12,12 +12,9 @@ from django.db import DEFAULT_DB_ALIAS
 from django.db.models import (
     Count,
     Exists,
-    F,
-    Func,
     Prefetch,
     Q,
     QuerySet,
-    Subquery,
     Window,
 )
 from django.utils import timezone
@@ -27,6 +24,7 @@ from kernel import page_reads
 from kernel.compiled import STAND_IN_ID, CompiledQuery
 from kernel.inline_rows import Inline, attach_inline, inline_annotated, with_inline
 from kernel.models import CaseEvent, actor_words, event_kinds
+from kernel.paging import count_beside
 from kernel.roles import CASE_READERS, Role, has_role
 from outbox.selectors import delivery_heads
 
@@ -203,10 +201,8 @@ def newest_reports(limit: int = 5) -> tuple[list[Report], int]:
 def _newest_reports(limit: int) -> CompiledQuery:
     def build():
         waiting = Report.objects.filter(case__isnull=True)
-        # COUNT as a plain function, so that the subquery is not grouped.
-        in_all = waiting.order_by().annotate(n=Func(F("pk"), function="COUNT"))
         return inline_annotated(
-            waiting.annotate(waiting_in_all=Subquery(in_all.values("n"))).order_by(
+            waiting.annotate(waiting_in_all=count_beside(waiting)).order_by(
                 "-received_at", "-pk"
             )[:limit],
             *REPORT_EVIDENCE.values(),

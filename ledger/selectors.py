@@ -9,22 +9,14 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import (
-    Count,
-    F,
-    Func,
-    Q,
-    QuerySet,
-    Subquery,
-    Sum,
-    prefetch_related_objects,
-)
+from django.db.models import Count, Q, QuerySet, Sum, prefetch_related_objects
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from kernel import page_reads
 from kernel.compiled import STAND_IN_DATE, CompiledQuery
 from kernel.inline_rows import Inline, with_inline
+from kernel.paging import count_beside
 
 from .models import (
     COST_KINDS,
@@ -159,12 +151,10 @@ def _past_due_rows(limit: int) -> CompiledQuery:
 
     def build(today):
         due = Charge.objects.past_due(today)
-        # COUNT as a plain function, so that the subquery is not grouped.
-        in_all = due.order_by().annotate(n=Func(F("pk"), function="COUNT"))
         return (
             due.with_paid()
             .select_related("case", "payer", "notice")
-            .annotate(of_all=Subquery(in_all.values("n")))
+            .annotate(of_all=count_beside(due))
             .order_by("due_on", "pk")[:limit]
         )
 
@@ -174,7 +164,7 @@ def _past_due_rows(limit: int) -> CompiledQuery:
 def past_due_head(limit: int, today=None) -> tuple[list[Charge], int]:
     """The SMO's queue (issue 27): the first `limit` charges past due, earliest
     due first, with their case, payer and notice, and how many there are, in one
-    query. The partial index of the charges still owed (`Charge.OWED`) gives
+    query. The partial index of the charges still owed (`ledger.models.OWED`) gives
     them in due order, so the joins are made for these rows only. (Before it,
     the filter read every payment and the joins came before the LIMIT: every
     case hashed for ten charges, 57 ms at a hundred villages' fines, then two
