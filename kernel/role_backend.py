@@ -9,7 +9,7 @@ user's columns, kept where `kernel.roles` looks first. Everything else
 The query is written out once (`_user_with_roles_sql`) rather than built by the
 ORM on every request: four annotated EXISTS cost 1.2 ms of Python to compile,
 more than the query they save (bench, session 4). One subquery, not an EXISTS
-per role: PostgreSQL planned six EXISTS in 0.8 ms on every signed-in request,
+per role: PostgreSQL planned four EXISTS in 0.8 ms on every signed-in request,
 the one subquery in 0.1 ms (bench/NOTES.md)."""
 
 from functools import cache

@@ -59,12 +59,12 @@ def _cancelled() -> Q:
     )
 
 
-def paid_sum(charge) -> Subquery:
-    """The sum of the payments not voided of `charge` (an expression, usually
-    OuterRef("pk")); None when there are none. The one definition of what was
-    paid, for `with_paid` and for the copy each charge keeps (`Charge.received`)."""
+def paid_sum() -> Subquery:
+    """For each charge of the outer query, the sum of its payments not voided
+    (None when there are none). The one definition of what was paid, for
+    `with_paid` and for the copy each charge keeps (`Charge.received`)."""
     paid = (
-        Payment.objects.filter(charge=charge, voided_at__isnull=True)
+        Payment.objects.filter(charge=OuterRef("pk"), voided_at__isnull=True)
         .order_by()
         .values("charge")
         .annotate(total=Sum("amount"))
@@ -76,8 +76,9 @@ def paid_sum(charge) -> Subquery:
 class ChargeQuerySet(models.QuerySet):
     def keep_received(self) -> int:
         """Set `received` of these charges to what their payments not voided
-        come to (Payment.save and the bench's seed; migration 0004 once)."""
-        return self.update(received=Coalesce(paid_sum(OuterRef("pk")), ZERO))
+        come to (Payment.save and the bench's seed; migration 0004 fills it
+        in with the same sum written for its historical models)."""
+        return self.update(received=Coalesce(paid_sum(), ZERO))
 
     def with_paid(self, *, joined: bool = False):
         """Each charge with `paid_total`, the sum of its payments not voided (None
@@ -93,7 +94,7 @@ class ChargeQuerySet(models.QuerySet):
                     "payments__amount", filter=Q(payments__voided_at__isnull=True)
                 )
             )
-        return self.annotate(paid_total=paid_sum(OuterRef("pk")))
+        return self.annotate(paid_total=paid_sum())
 
     def with_standing(self):
         """Each charge with `standing`, the SQL form of `Charge.status`, and
