@@ -2,12 +2,14 @@
 "overdue", the staff list's filters, and who may close one."""
 
 import datetime as dt
+import functools
 
 from django.contrib.auth import get_user_model
 from django.db.models import F, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from kernel import page_reads
+from kernel.compiled import STAND_IN_DATE, STAND_IN_ID, STAND_IN_IDS, CompiledQuery
 from kernel.inline_rows import Inline, with_inline
 from kernel.lookups import AnyOf
 from kernel.roles import Role, has_role
@@ -55,18 +57,29 @@ def deadlines_of_user(user) -> QuerySet:
     """The deadlines that are `user`'s to watch (dashboard, iCal, digest):
     SMO: SMO/discharger/facility duties assigned to them, of cases assigned to
     them, and all unassigned ones; clerk: every clerk/Board duty."""
+    return _with_relations(_deadlines_of(user.pk, *_watches(user)))
+
+
+def _watches(user) -> tuple[bool, bool]:
+    """Whether `user` watches the SMO's duties, and the clerk's."""
+    return has_role(user, Role.SMO), has_role(user, Role.CLERK)
+
+
+def _deadlines_of(user_id: int | None, smo: bool, clerk: bool) -> QuerySet:
+    """deadlines_of_user for the user of id `user_id` (used for the SMO's duties
+    only) watching the SMO's duties if `smo`, the clerk's if `clerk`."""
     q = Q(pk__in=[])
-    if has_role(user, Role.SMO):
+    if smo:
         unassigned = Q(assigned_to__isnull=True) & (
             Q(case__isnull=True) | Q(case__assigned_officer__isnull=True)
         )
-        mine = Q(assigned_to=user) | (
-            Q(assigned_to__isnull=True) & Q(case__assigned_officer=user)
+        mine = Q(assigned_to=user_id) | (
+            Q(assigned_to__isnull=True) & Q(case__assigned_officer=user_id)
         )
         q |= Q(responsible__in=SMO_DUTIES) & (mine | unassigned)
-    if has_role(user, Role.CLERK):
+    if clerk:
         q |= Q(responsible__in=CLERK_DUTIES)
-    return _with_relations(Deadline.objects.filter(q))
+    return Deadline.objects.filter(q)
 
 
 def due_window(on: dt.date | None = None) -> tuple[dt.date, dt.date]:
@@ -78,19 +91,25 @@ def due_window(on: dt.date | None = None) -> tuple[dt.date, dt.date]:
 def overdue(qs: QuerySet, on: dt.date | None = None) -> QuerySet:
     """The open deadlines of `qs` whose due date has passed (Deadline.is_overdue)."""
     start, _ = due_window(on)
-    return qs.filter(status=Deadline.Status.OPEN, due_date__lt=start)
+    return _open_due_before(qs, start)
 
 
 def due_this_week(qs: QuerySet, on: dt.date | None = None) -> QuerySet:
     """The open deadlines of `qs` due this week (Deadline.is_due_soon)."""
     start, end = due_window(on)
-    return qs.filter(status=Deadline.Status.OPEN, due_date__gte=start, due_date__lt=end)
+    return _open_due_before(qs, end).filter(due_date__gte=start)
+
+
+def _open_due_before(qs: QuerySet, end: dt.date) -> QuerySet:
+    """The open deadlines of `qs` due before `end`: with `end` the due window's
+    end, those overdue and those due this week together."""
+    return qs.filter(status=Deadline.Status.OPEN, due_date__lt=end)
 
 
 DASHBOARD_PANEL_SIZE = 10  # the most urgent in each panel; "See all" for the rest
 
 
-def dashboard_panel_rows() -> QuerySet:
+def _panel_rows() -> QuerySet:
     """What the dashboard's panels show of a deadline (deadlines/_panel_list.html):
     its date, label, rule, duty and case number; one join, not three."""
     return Deadline.objects.select_related("case").only(
@@ -104,6 +123,41 @@ def dashboard_panel_rows() -> QuerySet:
     )
 
 
+# What dashboard_panels reads of the deadlines it lists (`rows`), by ids: each
+# compiled once (kernel.compiled), as are its other two queries below.
+PANEL_ROWS = CompiledQuery(
+    lambda ids: _panel_rows().filter(AnyOf(F("pk"), ids)), ids=STAND_IN_IDS
+)
+FULL_ROWS = CompiledQuery(  # every column, the case and the people (the digest)
+    lambda ids: _with_relations(Deadline.objects.filter(AnyOf(F("pk"), ids))),
+    ids=STAND_IN_IDS,
+)
+_DUE_IDS = CompiledQuery(
+    lambda end: _open_due_before(Deadline.objects.all(), end).values_list(
+        "pk", flat=True
+    ),
+    end=STAND_IN_DATE,
+)
+
+
+@functools.cache
+def _users_among(smo: bool, clerk: bool) -> CompiledQuery:
+    """(id, due date) of the deadlines among `ids` that a user watching the SMO's
+    and/or the clerk's duties watches, earliest due first."""
+
+    def build(ids, user=None):
+        return (
+            _deadlines_of(user, smo, clerk)
+            .filter(AnyOf(F("pk"), ids))
+            .order_by("due_date", "id")
+            .values_list("pk", "due_date")
+        )
+
+    if smo:  # the SMO's duties are read by the user's id
+        return CompiledQuery(build, ids=STAND_IN_IDS, user=STAND_IN_ID)
+    return CompiledQuery(build, ids=STAND_IN_IDS)
+
+
 def due_between(qs: QuerySet, first: dt.date, last: dt.date) -> QuerySet:
     """Deadlines whose due date falls from `first` to `last`, both included
     (a reporting year's deadlines), whatever their status."""
@@ -114,44 +168,36 @@ def dashboard_panels(
     user,
     on: dt.date | None = None,
     limit: int | None = None,
-    rows: QuerySet | None = None,
+    rows: CompiledQuery = FULL_ROWS,
 ) -> dict:
     """{"overdue": [...], "due_this_week": [...], "overdue_count": n,
     "due_this_week_count": n} for the dashboard and digest. Most urgent first
     (earliest due date); `limit` keeps only that many in each list (the dashboard),
-    the counts are always of all of them. `rows`: the deadlines' columns and
-    relations to read (default every column, the case and the people)."""
+    the counts are always of all of them. `rows`: what to read of the deadlines
+    listed (PANEL_ROWS, the dashboard's; FULL_ROWS, every column, the case and
+    the people)."""
     on = on or today()
-    # The open deadlines that are due are few, but PostgreSQL cannot tell from its
-    # statistics (most deadlines are past due yet closed) and joined every case
-    # (90 ms at 50,000 cases, bench/ issue 9). So: their ids from the partial
-    # index; which of them are the user's, as (id, due date) only; then the rows
-    # shown. Three queries, whatever the number of deadlines.
-    every = Deadline.objects.all()
-    due_ids = list(
-        (overdue(every, on) | due_this_week(every, on)).values_list("pk", flat=True)
-    )
-    users = (
-        deadlines_of_user(user)
-        .filter(AnyOf(F("pk"), due_ids))
-        .order_by("due_date", "id")
-        .values_list("pk", "due_date")
-    )
+    smo, clerk = _watches(user)
     lists = {"overdue": [], "due_this_week": []}
-    for pk, due_date in users:
-        lists[
-            "overdue" if engine.is_past_due(due_date, on) else "due_this_week"
-        ].append(pk)
+    if smo or clerk:
+        # The open deadlines that are due are few, but PostgreSQL cannot tell from
+        # its statistics (most deadlines are past due yet closed) and joined every
+        # case (90 ms at 50,000 cases, bench/ issue 9). So: their ids from the
+        # partial index; which of them are the user's, as (id, due date) only;
+        # then the rows shown. Three queries, whatever the number of deadlines.
+        _, end = due_window(on)
+        due_ids = _DUE_IDS.rows(end=end)
+        who = {"user": user.pk} if smo else {}
+        for pk, due_date in _users_among(smo, clerk).rows(ids=due_ids, **who):
+            lists[
+                "overdue" if engine.is_past_due(due_date, on) else "due_this_week"
+            ].append(pk)
     shown = {key: ids[:limit] for key, ids in lists.items()}
-    if rows is None:
-        rows = _with_relations(Deadline.objects.all())
-    rows = {
-        d.pk: d
-        for d in rows.filter(pk__in=[pk for ids in shown.values() for pk in ids])
-    }
+    wanted = [pk for ids in shown.values() for pk in ids]
+    found = {d.pk: d for d in rows.rows(ids=wanted)} if wanted else {}
     panels = {}
     for key, ids in shown.items():
-        panels[key] = [rows[pk] for pk in ids if pk in rows]
+        panels[key] = [found[pk] for pk in ids if pk in found]
         panels[f"{key}_count"] = len(lists[key])
     return panels
 

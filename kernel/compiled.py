@@ -11,8 +11,9 @@ own iterables, so they are the same instances, relations and annotations as the
 queryset's.
 
 Only for a query whose SQL has the same shape for every value of its
-parameters: dates, ids, a limit fixed in the code; not a list of ids (its
-length is in the SQL on SQLite), nor a value that may be None (IS NULL). Under
+parameters: dates, ids, a list of ids through `kernel.lookups.AnyOf` (one
+parameter whatever its length), a limit fixed in the code; not a list through
+``__in`` (its length is in the SQL), nor a value that may be None (IS NULL). Under
 the test settings (`COMPILED_QUERY_CHECK`) every run also builds the queryset
 for the real values and checks it compiles to the same SQL and parameters, so
 the suite proves the shape holds wherever a compiled query is used."""
@@ -26,17 +27,35 @@ from django.db import DEFAULT_DB_ALIAS
 from django.db.models import QuerySet
 from django.db.models.sql import Query
 
+from kernel.lookups import ids_parameter
+
 # Values no real parameter takes: a stand-in found among the compiled query's
 # parameters is the parameter of that name.
 STAND_IN_ID = -2_000_000_017
 STAND_IN_DATE = dt.date(1901, 2, 3)
+# A list of ids, given to kernel.lookups.AnyOf.
+STAND_IN_IDS = (-2_000_000_019, -2_000_000_023)
 
 
 @dataclass(frozen=True)
 class _Slot:
     position: int
     name: str
-    as_text: bool  # the backend took the value as text (SQLite's dates)
+    # The value as the backend takes it: itself, as text (SQLite's dates), as a
+    # list or as SQLite's JSON array (a list of ids, kernel.lookups.AnyOf).
+    form: Callable
+
+
+def _forms(stand_in) -> tuple:
+    """(the stand-in as the compiled parameters may hold it, how to give a
+    real value the same form)."""
+    if isinstance(stand_in, tuple):
+        return ((list(stand_in), list), (ids_parameter(stand_in), ids_parameter))
+    return ((stand_in, _itself), (str(stand_in), str))
+
+
+def _itself(value):
+    return value
 
 
 @dataclass
@@ -51,7 +70,7 @@ class _Compiled:
         params = list(self.params)
         for slot in self.slots:
             value = values[slot.name]
-            params[slot.position] = str(value) if slot.as_text else value
+            params[slot.position] = slot.form(value)
         return tuple(params)
 
 
@@ -104,8 +123,10 @@ class CompiledQuery:
         slots = []
         for position, param in enumerate(params):
             for name, stand_in in self.stand_ins.items():
-                if param == stand_in or param == str(stand_in):
-                    slots.append(_Slot(position, name, param != stand_in))
+                for held, form in _forms(stand_in):
+                    if type(param) is type(held) and param == held:
+                        slots.append(_Slot(position, name, form))
+                        break
         missing = set(self.stand_ins) - {slot.name for slot in slots}
         if missing:
             raise ValueError(f"the query does not use {sorted(missing)}")

@@ -7,12 +7,13 @@ import datetime as dt
 
 import pytest
 from django.db import connection
-from django.db.models import Count, Window
+from django.db.models import Count, F, Window
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
 from cases.models import Case
-from kernel.compiled import STAND_IN_DATE, STAND_IN_ID, CompiledQuery
+from kernel.compiled import STAND_IN_DATE, STAND_IN_ID, STAND_IN_IDS, CompiledQuery
+from kernel.lookups import AnyOf
 from tests.cases.factories import CaseFactory, PremisesFactory
 from tests.conftest import make_user
 
@@ -78,6 +79,28 @@ def test_a_date_and_an_annotation_come_back_as_the_queryset_gives_them():
         ("MS4-2026-0001", dt.date(2026, 3, 2), 1)
     ]
     assert compiled.rows(day=dt.date(2026, 1, 1)) == []
+
+
+@override_settings(COMPILED_QUERY_CHECK=True)
+def test_a_list_of_ids_of_any_length_is_one_parameter():
+    # The dashboard's deadlines: hundreds of ids one day, none the next.
+    made = [CaseFactory(number=f"MS4-2026-{n + 1:04d}") for n in range(4)]
+    compiled = CompiledQuery(
+        lambda ids: (
+            Case.objects.filter(AnyOf(F("pk"), ids))
+            .order_by("number")
+            .values_list("number", flat=True)
+        ),
+        ids=STAND_IN_IDS,
+    )
+    for wanted in ([made[2]], [made[0], made[3], made[1]], []):
+        with CaptureQueriesContext(connection) as ctx:
+            got = compiled.rows(ids=[case.pk for case in wanted])
+        assert got == sorted(case.number for case in wanted)
+        assert len(ctx.captured_queries) == 1  # none compiled again, none refused
+    assert compiled.rows(ids=[made[0].pk, *range(10**9, 10**9 + 500)]) == [
+        "MS4-2026-0001"
+    ]
 
 
 def test_a_parameter_the_query_does_not_use_is_refused():

@@ -1,5 +1,6 @@
 """kernel.lookups.AnyOf: the same rows as an IN, with the list as one parameter
-on PostgreSQL (the dashboard's due deadlines, hundreds of ids)."""
+(the dashboard's due deadlines, hundreds of ids), so the SQL is the same for
+every list (kernel.compiled)."""
 
 import pytest
 from django.db import connection
@@ -33,3 +34,13 @@ def test_on_postgresql_hundreds_of_ids_are_one_parameter():
         assert list(Case.objects.filter(AnyOf(F("pk"), ids))) == [case]
     sql = ctx.captured_queries[0]["sql"]
     assert "= ANY(" in sql and " IN (" not in sql
+
+
+def test_the_sql_is_the_same_whatever_the_list():
+    def sql_of(ids):
+        query = Case.objects.filter(AnyOf(F("pk"), ids)).query
+        return query.get_compiler(connection=connection).as_sql()
+
+    (one, one_params), (many, many_params) = sql_of([1]), sql_of(range(1, 300))
+    assert one == many
+    assert len(one_params) == len(many_params) == 1

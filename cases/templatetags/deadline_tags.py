@@ -24,7 +24,7 @@ def dashboard_deadline_panels(context):
     panels = selectors.dashboard_panels(
         user,
         limit=selectors.DASHBOARD_PANEL_SIZE,
-        rows=selectors.dashboard_panel_rows(),
+        rows=selectors.PANEL_ROWS,
     )
     return render_panel(context, "deadlines/_dashboard_panels.html", panels)
 
