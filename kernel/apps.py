@@ -16,7 +16,10 @@ class KernelConfig(AppConfig):
         from django.apps import apps
         from django.db.models.signals import post_migrate
 
-        from . import demo, roles
+        from . import demo, pg_timestamps, roles
+
+        # PostgreSQL's timestamps read by psycopg's compiled loader (issue 28).
+        pg_timestamps.install()
 
         # make run's demo sign-ins, before every app's demo records.
         demo.register(self, "kernel.demo_users")
