@@ -69,7 +69,24 @@ def _sweep(day, deadlines_due: int, officer, django_assert_max_num_queries):
     ContentType.objects.clear_cache()  # both sweeps start cold
     with django_assert_max_num_queries(SWEEP_QUERY_BUDGET) as sweep:
         result = reminders.sweep_reminders(today=day)
-    return result["created"], len(sweep.captured_queries)
+    return result["created"], [q["sql"] for q in sweep.captured_queries]
+
+
+def _statements(queries: list[str]) -> int:
+    """How many statements the sweep made, a bulk insert counted once: SQLite
+    takes at most 999 parameters a statement, so there Django writes 200 messages
+    in batches, within a savepoint (`bulk_batch_size`); elsewhere in one."""
+    if connection.vendor != "sqlite":
+        return len(queries)
+    kept = []
+    for sql in queries:
+        if sql.startswith(("SAVEPOINT", "RELEASE SAVEPOINT")):
+            continue
+        into = sql.split(" (", 1)[0] if sql.startswith("INSERT") else None
+        if into and kept and kept[-1].split(" (", 1)[0] == into:
+            continue  # the same insert's next batch
+        kept.append(sql)
+    return len(kept)
 
 
 def test_200_reminders_take_no_more_queries_than_20(
@@ -88,7 +105,7 @@ def test_200_reminders_take_no_more_queries_than_20(
     assert Reminder.objects.filter(recipient="pat@example.org").exists()
     # every reminder has exactly one outbox row
     assert OutgoingMessage.objects.filter(kind="reminder").count() == many
-    assert many_queries == few_queries, (few_queries, many_queries)
+    assert _statements(many_queries) == _statements(few_queries)
 
 
 @pytest.mark.django_db(transaction=True)
