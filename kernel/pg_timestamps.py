@@ -12,16 +12,16 @@ When Django's zone for the connection and the connection's own are both UTC
 UTC, which psycopg reads as `datetime.UTC`), the two loaders give the
 same values, `datetime.UTC` included; then each new connection reads
 timestamps with the C loader. Otherwise, or without psycopg's compiled module
-(`psycopg[binary]`), Django's loader stays."""
+(`psycopg[binary]` or `psycopg[c]`), Django's loader stays."""
 
 import datetime as dt
 
 from django.db.backends.signals import connection_created
 
 try:
-    from psycopg.pq import Format
-    from psycopg_binary import _psycopg
-except ImportError:  # pure-Python psycopg, or no psycopg at all (SQLite)
+    from psycopg._cmodule import _psycopg  # psycopg_binary's or psycopg_c's; None
+    from psycopg.pq import Format  # for the pure-Python implementation
+except ImportError:  # no psycopg at all (SQLite only)
     _psycopg = None
 
 

@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.db import connection
 from django.db.backends.postgresql.psycopg_any import register_tzloader
+from psycopg._cmodule import _psycopg
 
 pytestmark = [
     pytest.mark.django_db,
@@ -52,9 +53,8 @@ def test_the_compiled_loader_reads_what_django_reads():
     with connection.cursor() as cursor:
         read = _read(cursor)
         # the compiled loader read them
-        assert type(cursor.cursor._tx.get_loader(TIMESTAMPTZ, 0)).__module__ == (
-            "psycopg_binary._psycopg"
-        )
+        loader = cursor.cursor._tx.get_loader(TIMESTAMPTZ, 0)
+        assert type(loader) is _psycopg.TimestamptzLoader
     assert _instants(read) == _instants(MOMENTS)
     assert all(m.tzinfo is dt.UTC for m in read)
     assert [m.microsecond for m in read] == [m.microsecond for m in MOMENTS]
