@@ -19,8 +19,9 @@ import datetime as dt
 from django.db.backends.signals import connection_created
 
 try:
-    from psycopg._cmodule import _psycopg  # psycopg_binary's or psycopg_c's; None
-    from psycopg.pq import Format  # for the pure-Python implementation
+    # psycopg_binary's or psycopg_c's compiled module; None for pure-Python psycopg
+    from psycopg._cmodule import _psycopg
+    from psycopg.pq import Format
 except ImportError:  # no psycopg at all (SQLite only)
     _psycopg = None
 
